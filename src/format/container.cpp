@@ -1,0 +1,245 @@
+#include "format/container.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "format/byte_reader.hpp"
+#include "format/compression.hpp"
+
+namespace p2l::format {
+namespace {
+
+Error table_error(ErrorCode code, std::string chunk, std::uint64_t offset, std::string message) {
+  Error e;
+  e.code = code;
+  e.chunk = std::move(chunk);
+  e.offset = static_cast<std::int64_t>(offset);
+  e.message = std::move(message);
+  return e;
+}
+
+bool valid_tag(const std::string& tag) {
+  return std::all_of(tag.begin(), tag.end(), [](char c) {
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+  });
+}
+
+// Canonical tags are upper case (with digits); vendor tags have a lower-case letter.
+bool canonical_tag(const std::string& tag) {
+  return std::none_of(tag.begin(), tag.end(), [](char c) { return c >= 'a' && c <= 'z'; });
+}
+
+std::string printable_tag(const std::uint8_t* p) {
+  std::string s;
+  for (int i = 0; i < 4; ++i) {
+    char c = static_cast<char>(p[i]);
+    if (c >= 0x20 && c < 0x7F) {
+      s += c;
+    } else {
+      static const char* hex = "0123456789ABCDEF";
+      s += "\\x";
+      s += hex[(p[i] >> 4) & 15];
+      s += hex[p[i] & 15];
+    }
+  }
+  return s;
+}
+
+}  // namespace
+
+bool read_table(std::span<const std::uint8_t> file, FileInfo& info, Error& error) {
+  ByteReader r(file, "", 0, true);
+  const std::uint8_t* magic = r.take(8, "the 8-byte magic");
+  if (!magic || std::memcmp(magic, kMagic, 8) != 0) {
+    error = r.ok() ? table_error(ErrorCode::NotP2lrt, "", 0, "expected the magic \"P2LRT\\0\\0\\0\"") : r.take_error();
+    if (error.code == ErrorCode::Truncated) error.code = ErrorCode::NotP2lrt;
+    return false;
+  }
+  std::uint32_t version = r.u32("the version");
+  if (!r.ok()) return error = r.take_error(), false;
+  info.major = static_cast<std::uint16_t>(version & 0xFFFF);
+  info.minor = static_cast<std::uint16_t>(version >> 16);
+  if (version == 1) {
+    info.major = 1;
+    info.minor = 0;
+    return true;
+  }
+  if (info.major != 2) {
+    error = table_error(ErrorCode::UnsupportedVersion, "", 8,
+                        "expected major version 1 or 2, found " + std::to_string(info.major));
+    return false;
+  }
+  if (file.size() < kHeaderSize) {
+    error = table_error(ErrorCode::Truncated, "", file.size(),
+                        "expected a 32-byte header, the file has " + std::to_string(file.size()) + " bytes");
+    return false;
+  }
+  info.flags = r.u32();
+  std::uint32_t count = r.u32();
+  std::uint32_t toc_offset = r.u32();
+  if (toc_offset != kHeaderSize) {
+    error = table_error(ErrorCode::BadHeader, "", 20,
+                        "expected toc_offset 32 (the table follows the header), found " + std::to_string(toc_offset));
+    return false;
+  }
+  std::uint64_t table_end = kHeaderSize + std::uint64_t{count} * kEntrySize;
+  if (table_end > file.size()) {
+    error = table_error(ErrorCode::Truncated, "", 16,
+                        "the chunk table of " + std::to_string(count) + " entries needs " + std::to_string(table_end) +
+                            " bytes, the file has " + std::to_string(file.size()));
+    return false;
+  }
+  info.chunks.clear();
+  info.chunks.reserve(count);
+  ByteReader t(file.subspan(kHeaderSize, count * kEntrySize), "", kHeaderSize, true);
+  for (std::uint32_t i = 0; i < count; ++i) {
+    std::size_t at = kHeaderSize + std::size_t{i} * kEntrySize;
+    const std::uint8_t* tag = t.take(4, "a chunk tag");
+    ChunkEntry e;
+    e.tag.assign(reinterpret_cast<const char*>(tag), 4);
+    e.version = t.u16();
+    e.flags = t.u16();
+    e.offset = t.u64();
+    e.length = t.u64();
+    e.raw_length = t.u64();
+    e.crc = t.u32();
+    t.u32();  // reserved
+    if (!valid_tag(e.tag)) {
+      error = table_error(ErrorCode::BadChunkTable, printable_tag(tag), at,
+                          "expected a tag of four ASCII letters or digits in table entry " + std::to_string(i));
+      return false;
+    }
+    std::size_t offset = 0, length = 0;
+    if (!to_address(e.offset, offset) || !to_address(e.length, length)) {
+      error = table_error(ErrorCode::TooLarge, e.tag, at + 8,
+                          "offset or length exceeds this reader's address width");
+      return false;
+    }
+    if (e.offset % 16 != 0) {
+      error = table_error(ErrorCode::BadChunkTable, e.tag, at + 8,
+                          "expected a 16-byte aligned offset, found " + std::to_string(e.offset));
+      return false;
+    }
+    if (e.offset < table_end || e.length > file.size() || e.offset > file.size() - e.length) {
+      error = table_error(ErrorCode::BadChunkTable, e.tag, at + 8,
+                          "chunk at " + std::to_string(e.offset) + " of " + std::to_string(e.length) +
+                              " bytes lies outside the file's data area [" + std::to_string(table_end) + ", " +
+                              std::to_string(file.size()) + ")");
+      return false;
+    }
+    info.chunks.push_back(std::move(e));
+  }
+
+  // Chunks may not overlap; what lies between and after them is padding: zeros, and
+  // shorter than one alignment step.
+  std::vector<std::size_t> order(info.chunks.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return info.chunks[a].offset < info.chunks[b].offset; });
+  auto is_padding = [&](std::uint64_t from, std::uint64_t to) {
+    if (to - from >= 16) return false;
+    for (std::uint64_t k = from; k < to; ++k)
+      if (file[k] != 0) return false;
+    return true;
+  };
+  std::uint64_t end = table_end;
+  for (std::size_t i : order) {
+    const ChunkEntry& e = info.chunks[i];
+    if (e.offset < end) {
+      error = table_error(ErrorCode::BadChunkTable, e.tag, e.offset,
+                          "chunk overlaps the one before it, which ends at " + std::to_string(end));
+      return false;
+    }
+    if (!is_padding(end, e.offset)) {
+      error = table_error(ErrorCode::BadChunkTable, e.tag, end,
+                          "expected at most 15 zero bytes of padding before the chunk, found " +
+                              std::to_string(e.offset - end) + " bytes that are not all zero padding");
+      return false;
+    }
+    end = e.offset + e.length;
+  }
+  if (!is_padding(end, file.size())) {
+    error = table_error(ErrorCode::BadChunkTable, "", end,
+                        "expected the file to end after the last chunk (and at most 15 zero bytes of padding), found " +
+                            std::to_string(file.size() - end) + " more bytes");
+    return false;
+  }
+
+  // A canonical tag may appear once.
+  for (std::size_t i = 0; i < info.chunks.size(); ++i) {
+    for (std::size_t j = 0; j < i; ++j) {
+      if (info.chunks[i].tag == info.chunks[j].tag && canonical_tag(info.chunks[i].tag)) {
+        error = table_error(ErrorCode::DuplicateChunk, info.chunks[i].tag, kHeaderSize + i * kEntrySize,
+                            "expected each canonical tag at most once; table entries " + std::to_string(j) + " and " +
+                                std::to_string(i) + " share it");
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+bool read_container(std::span<const std::uint8_t> file, const std::shared_ptr<const void>& owner,
+                    const LoadOptions& options, FileInfo& info, std::vector<ChunkBytes>& chunks, Error& error) {
+  if (!read_table(file, info, error)) return false;
+  chunks.clear();
+  chunks.reserve(info.chunks.size());
+  for (std::size_t i = 0; i < info.chunks.size(); ++i) {
+    const ChunkEntry& e = info.chunks[i];
+    std::uint64_t entry_at = kHeaderSize + i * kEntrySize;
+    auto stored = file.subspan(static_cast<std::size_t>(e.offset), static_cast<std::size_t>(e.length));
+    if (options.verify_crc && e.has_crc()) {
+      std::uint32_t actual = crc32(stored);
+      if (actual != e.crc) {
+        error = table_error(ErrorCode::CrcMismatch, e.tag, e.offset,
+                            "chunk fails its CRC: the table says " + std::to_string(e.crc) + ", the bytes give " +
+                                std::to_string(actual));
+        return false;
+      }
+    }
+    ChunkBytes c;
+    c.entry = e;
+    switch (e.compression()) {
+      case Compression::None:
+        if (e.raw_length != e.length) {
+          error = table_error(ErrorCode::BadChunkTable, e.tag, entry_at + 24,
+                              "an uncompressed chunk needs raw_length equal to length (" + std::to_string(e.length) +
+                                  "), found " + std::to_string(e.raw_length));
+          return false;
+        }
+        c.bytes = stored;
+        c.owner = owner;
+        break;
+      case Compression::Deflate:
+      case Compression::Zstd: {
+        std::size_t raw = 0;
+        if (!to_address(e.raw_length, raw) || e.raw_length > options.max_chunk_bytes) {
+          error = table_error(ErrorCode::TooLarge, e.tag, entry_at + 24,
+                              "raw_length " + std::to_string(e.raw_length) + " exceeds the reader's limit of " +
+                                  std::to_string(options.max_chunk_bytes) + " bytes a chunk");
+          return false;
+        }
+        std::string why;
+        AlignedBuffer out = decompress(e.compression(), stored, e.raw_length, why);
+        if (!out) {
+          error = table_error(ErrorCode::BadCompression, e.tag, e.offset,
+                              std::string(e.compression() == Compression::Deflate ? "deflate" : "zstd") +
+                                  " chunk does not decompress: " + why);
+          return false;
+        }
+        c.bytes = {out.data.get(), out.size};
+        c.owner = out.data;
+        c.decompressed = true;
+        break;
+      }
+      default:
+        error = table_error(ErrorCode::BadCompression, e.tag, entry_at + 6,
+                            "compression method 3 is reserved (expected 0 none, 1 deflate or 2 zstd)");
+        return false;
+    }
+    chunks.push_back(std::move(c));
+  }
+  return true;
+}
+
+}  // namespace p2l::format

@@ -1,0 +1,213 @@
+// write(): Rig -> records -> chunks (optionally compressed) -> container, or the
+// version-1 sequential layout. Chunks are written in the specification's order.
+#include <array>
+#include <deque>
+
+#include "format/chunk_ids.hpp"
+#include "format/compression.hpp"
+#include "format/container.hpp"
+#include "format/record_writer.hpp"
+#include "format/validate.hpp"
+#include "p2l/format.hpp"
+
+namespace p2l {
+namespace {
+
+using format::ChunkId;
+
+bool uses_vertical_physics(const Rig& rig) {
+  for (const auto& g : rig.physics) {
+    for (const auto& in : g.inputs)
+      if (in.source == PhysicsSource::Y) return true;
+    for (const auto& o : g.outputs)
+      if (o.source == PhysicsSource::Y) return true;
+  }
+  return false;
+}
+
+// Which optional chunks this rig needs; the core ones are always written.
+bool has_content(const Rig& rig, ChunkId id) {
+  switch (id) {
+    case ChunkId::GLUE: return !rig.glues.empty();
+    case ChunkId::TEXR: return !rig.textures.empty();
+    case ChunkId::PHYS: return !rig.physics.empty() || rig.physics_fps != 0;
+    case ChunkId::CLIP: return !rig.clips.empty();
+    case ChunkId::ROLE: return !rig.roles.empty();
+    case ChunkId::PGUI: return rig.gui.has_value();
+    case ChunkId::META: return !rig.meta.empty();
+    case ChunkId::BONE: return rig.bones.has_value();
+    case ChunkId::SKIN: return rig.skins.has_value();
+    case ChunkId::COLL: return rig.colliders.has_value();
+    case ChunkId::SIMS: return rig.simulations.has_value();
+    case ChunkId::EXPR: return !rig.expressions.empty();
+    case ChunkId::HITA: return !rig.hit_areas.empty();
+    case ChunkId::UDAT: return !rig.user_data.empty();
+    case ChunkId::POSE: return rig.pose.has_value();
+    case ChunkId::CEXT: return !rig.clip_extensions.empty();
+    default: return true;
+  }
+}
+
+void write_records(format::RecordWriter& w, const Rig& rig, ChunkId id) {
+  switch (id) {
+    case ChunkId::STRS: break;
+    case ChunkId::CANV: w.canvas(rig.canvas); break;
+    case ChunkId::PARM: w.parameters(rig.parameters); break;
+    case ChunkId::DEFM: w.deformers(rig.deformers); break;
+    case ChunkId::PART: w.parts(rig.parts); break;
+    case ChunkId::MESH: w.meshes(rig.meshes); break;
+    case ChunkId::GLUE: w.glues(rig.glues); break;
+    case ChunkId::DRAW: w.draw_tree(rig.draw_groups); break;
+    case ChunkId::TEXR: w.textures(rig.textures); break;
+    case ChunkId::PHYS: w.physics(rig); break;
+    case ChunkId::CLIP: w.clips(rig.clips); break;
+    case ChunkId::ROLE: w.roles(rig.roles); break;
+    case ChunkId::PGUI: w.gui(*rig.gui); break;
+    case ChunkId::META: w.meta(rig.meta); break;
+    case ChunkId::BONE: w.bones(*rig.bones); break;
+    case ChunkId::SKIN: w.skins(*rig.skins); break;
+    case ChunkId::COLL: w.colliders(*rig.colliders); break;
+    case ChunkId::SIMS: w.simulations(*rig.simulations); break;
+    case ChunkId::EXPR: w.expressions(rig.expressions); break;
+    case ChunkId::HITA: w.hit_areas(rig.hit_areas); break;
+    case ChunkId::UDAT: w.user_data(rig.user_data); break;
+    case ChunkId::POSE: w.pose(*rig.pose); break;
+    case ChunkId::CEXT: w.clip_extensions(rig.clip_extensions); break;
+    case ChunkId::Count: break;
+  }
+}
+
+struct OutChunk {
+  std::string tag;
+  std::uint16_t version = 1;
+  bool required = false;
+  std::vector<std::uint8_t> raw;
+};
+
+std::vector<std::uint8_t> assemble(const std::vector<OutChunk>& chunks, const WriteOptions& options,
+                                   bool names_stripped) {
+  // Store each chunk compressed only when that makes it smaller; TEXR payloads are
+  // already compressed images.
+  std::vector<std::vector<std::uint8_t>> stored(chunks.size());
+  std::vector<Compression> method(chunks.size(), Compression::None);
+  for (std::size_t i = 0; i < chunks.size(); ++i) {
+    if (options.compression != Compression::None && chunks[i].tag != "TEXR" && !chunks[i].raw.empty()) {
+      auto packed = format::compress(options.compression, chunks[i].raw, options.level);
+      if (!packed.empty() && packed.size() < chunks[i].raw.size()) {
+        stored[i] = std::move(packed);
+        method[i] = options.compression;
+      }
+    }
+  }
+  format::ByteWriter out;
+  out.raw(std::string_view(format::kMagic, 8));
+  out.u16(2);
+  out.u16(0);  // minor: this writer knows 2.0
+  out.u32(names_stripped ? format::kHeaderNamesStripped : 0);
+  out.u32(static_cast<std::uint32_t>(chunks.size()));
+  out.u32(format::kHeaderSize);
+  out.u32(0);
+  out.u32(0);
+  std::uint64_t offset = format::kHeaderSize + chunks.size() * format::kEntrySize;
+  for (std::size_t i = 0; i < chunks.size(); ++i) {
+    const auto& bytes = method[i] == Compression::None ? chunks[i].raw : stored[i];
+    offset = (offset + 15) / 16 * 16;
+    std::uint16_t flags = static_cast<std::uint16_t>((chunks[i].required ? format::kChunkRequired : 0) |
+                                                     (options.crc ? format::kChunkHasCrc : 0) |
+                                                     (static_cast<std::uint16_t>(method[i]) << 2));
+    out.raw(std::string_view(chunks[i].tag.data(), 4));
+    out.u16(chunks[i].version);
+    out.u16(flags);
+    out.u64(offset);
+    out.u64(bytes.size());
+    out.u64(chunks[i].raw.size());
+    out.u32(options.crc ? format::crc32(bytes) : 0);
+    out.u32(0);
+    offset += bytes.size();
+  }
+  for (std::size_t i = 0; i < chunks.size(); ++i) {
+    out.pad_to(16);
+    out.raw(method[i] == Compression::None ? chunks[i].raw : stored[i]);
+  }
+  return std::move(out.bytes());
+}
+
+void write_v2(const Rig& rig, const WriteOptions& options, WriteResult& result) {
+  format::StringPool pool;
+  // Chunk buffers must not move: the string pool remembers where each reference sits.
+  std::deque<format::ByteWriter> buffers;
+  std::vector<OutChunk> chunks;
+  std::vector<format::ByteWriter*> owners;
+  for (std::size_t i = 1; i < format::kChunkIdCount; ++i) {
+    auto id = static_cast<ChunkId>(i);
+    if (!has_content(rig, id)) continue;
+    format::ByteWriter& buffer = buffers.emplace_back();
+    format::RecordWriter w(buffer, &pool, options, result.dropped);
+    write_records(w, rig, id);
+    OutChunk c;
+    c.tag = std::string(format::tag_of(id));
+    c.required = format::spec(id).core;
+    c.version = id == ChunkId::PHYS && uses_vertical_physics(rig) ? 2 : 1;
+    chunks.push_back(std::move(c));
+    owners.push_back(&buffer);
+  }
+  OutChunk strs{"STRS", 1, true, pool.finish()};
+  for (std::size_t i = 0; i < chunks.size(); ++i) chunks[i].raw = std::move(owners[i]->bytes());
+  chunks.insert(chunks.begin(), std::move(strs));
+  for (const RawChunk& u : rig.unknown_chunks) {
+    if (u.tag.size() != 4) continue;
+    chunks.push_back({u.tag, u.version, u.required, u.data.to_vector()});
+  }
+  result.bytes = assemble(chunks, options, options.strip_names || rig.names_stripped);
+}
+
+void write_v1(const Rig& rig, const WriteOptions& options, WriteResult& result) {
+  format::ByteWriter out;
+  out.raw(std::string_view(format::kMagic, 8));
+  out.u32(1);
+  format::RecordWriter w(out, nullptr, options, result.dropped);
+  for (ChunkId id : {ChunkId::CANV, ChunkId::PARM, ChunkId::DEFM, ChunkId::PART, ChunkId::MESH, ChunkId::GLUE,
+                     ChunkId::DRAW, ChunkId::TEXR})
+    write_records(w, rig, id);
+  w.physics(rig);
+  w.clips(rig.clips);
+  w.roles(rig.roles);
+  auto lost = [&](bool present, const char* what) {
+    if (present) result.dropped.push_back(what);
+  };
+  lost(rig.gui.has_value(), "PGUI: the parameter panel layout (groups, joysticks, snap values)");
+  lost(!rig.meta.empty(), "META: generator and other information entries");
+  lost(rig.bones.has_value(), "BONE: virtual bones, attachable bones and exact-link arcs (the core keeps their bake)");
+  lost(rig.skins.has_value(), "SKIN: runtime skinning (the core keeps its baked keyforms)");
+  lost(rig.colliders.has_value(), "COLL: colliders");
+  lost(rig.simulations.has_value(), "SIMS: vertex simulations (the core keeps their bake)");
+  lost(!rig.expressions.empty(), "EXPR: expressions");
+  lost(!rig.hit_areas.empty(), "HITA: hit areas");
+  lost(!rig.user_data.empty(), "UDAT: mesh user data");
+  lost(rig.pose.has_value(), "POSE: part pose groups");
+  lost(!rig.clip_extensions.empty(), "CEXT: clip events, part/model opacity curves and per-curve fades");
+  for (const RawChunk& u : rig.unknown_chunks) result.dropped.push_back(u.tag + ": an unknown chunk kept from the source");
+  result.bytes = std::move(out.bytes());
+}
+
+}  // namespace
+
+WriteResult write(const Rig& rig, const WriteOptions& options) {
+  WriteResult result;
+  if (options.version != 1 && options.version != 2) {
+    result.error.code = ErrorCode::WriteUnsupported;
+    result.error.message = "expected version 1 or 2, asked for " + std::to_string(options.version);
+    return result;
+  }
+  result.error = format::validate_rig(rig, nullptr);
+  if (!result.error.ok()) return result;
+  if (options.version == 1)
+    write_v1(rig, options, result);
+  else
+    write_v2(rig, options, result);
+  return result;
+}
+
+Error validate(const Rig& rig) { return format::validate_rig(rig, nullptr); }
+
+}  // namespace p2l

@@ -1,0 +1,131 @@
+#include "p2lrt/info.hpp"
+
+#include <cstdio>
+#include <iomanip>
+#include <sstream>
+#include <string>
+
+namespace p2lrt {
+namespace {
+
+std::string human_bytes(std::uint64_t n) {
+  char buf[32];
+  if (n < 10 * 1024) return std::to_string(n) + " B";
+  if (n < 10 * 1024 * 1024) {
+    std::snprintf(buf, sizeof buf, "%.1f KiB", static_cast<double>(n) / 1024.0);
+    return buf;
+  }
+  std::snprintf(buf, sizeof buf, "%.1f MiB", static_cast<double>(n) / (1024.0 * 1024.0));
+  return buf;
+}
+
+const char* compression_name(p2l::Compression c) {
+  switch (c) {
+    case p2l::Compression::None: return "none";
+    case p2l::Compression::Deflate: return "deflate";
+    case p2l::Compression::Zstd: return "zstd";
+  }
+  return "reserved";
+}
+
+std::string hex32(std::uint32_t v) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "%08x", v);
+  return buf;
+}
+
+void print_table(std::ostream& out, const p2l::FileInfo& info) {
+  out << "  " << std::left << std::setw(6) << "chunk" << std::setw(5) << "ver" << std::setw(10) << "flags"
+      << std::right << std::setw(10) << "offset" << std::setw(12) << "stored" << std::setw(12) << "raw" << "  "
+      << std::left << std::setw(9) << "codec" << std::setw(10) << "crc32" << std::right << std::setw(8) << "records"
+      << "\n";
+  for (const auto& c : info.chunks) {
+    std::string flags = c.required() ? "required" : "optional";
+    std::string records = c.known ? std::to_string(c.records) : (c.required() ? "?" : "skipped");
+    if (c.tag == "CANV" && c.known) records = "-";
+    out << "  " << std::left << std::setw(6) << c.tag << std::setw(5) << c.version << std::setw(10) << flags
+        << std::right << std::setw(10) << c.offset << std::setw(12) << c.length << std::setw(12) << c.raw_length
+        << "  " << std::left << std::setw(9) << compression_name(c.compression()) << std::setw(10)
+        << (c.has_crc() ? hex32(c.crc) : std::string("-")) << std::right << std::setw(8) << records << "\n";
+  }
+}
+
+void print_rig(std::ostream& out, const p2l::Rig& rig) {
+  std::size_t vertices = 0, triangles = 0, warps = 0;
+  for (const auto& m : rig.meshes) {
+    vertices += m.vertex_count();
+    if (m.geometry) triangles += m.geometry->indices.size() / 3;
+  }
+  for (const auto& d : rig.deformers) warps += d.kind == p2l::DeformerKind::Warp;
+  const auto& c = rig.canvas;
+  out << "rig\n";
+  out << "  canvas       " << c.width << " x " << c.height << " px, origin (" << c.origin_x << ", " << c.origin_y << ")";
+  if (c.pixels_per_unit >= 0) out << ", " << c.pixels_per_unit << " px/unit";
+  out << "\n";
+  out << "  parameters   " << rig.parameters.size() << "\n";
+  out << "  deformers    " << rig.deformers.size() << " (" << warps << " warp, " << rig.deformers.size() - warps
+      << " rotation)\n";
+  out << "  parts        " << rig.parts.size() << "\n";
+  out << "  meshes       " << rig.meshes.size() << " (" << vertices << " vertices, " << triangles << " triangles)\n";
+  out << "  glues        " << rig.glues.size() << "\n";
+  out << "  draw groups  " << rig.draw_groups.size() << "\n";
+  out << "  textures     " << rig.textures.size();
+  for (std::size_t i = 0; i < rig.textures.size(); ++i) {
+    const auto& t = rig.textures[i];
+    out << (i ? ", " : " (") << (t.kind == p2l::TextureKind::Png ? "PNG" : t.kind == p2l::TextureKind::Ktx2 ? "KTX2" : "external")
+        << " " << t.width << "x" << t.height;
+    if (t.kind == p2l::TextureKind::External) out << " '" << t.uri << "'";
+    if (i + 1 == rig.textures.size()) out << ")";
+  }
+  out << "\n";
+  out << "  physics      " << rig.physics.size() << " groups";
+  if (rig.physics_fps > 0) out << " at " << rig.physics_fps << " fps";
+  out << "\n";
+  out << "  clips        " << rig.clips.size() << "\n";
+  out << "  roles        " << rig.roles.size();
+  for (std::size_t i = 0; i < rig.roles.size(); ++i) out << (i ? ", " : " (") << rig.roles[i].role;
+  out << (rig.roles.empty() ? "" : ")") << "\n";
+  if (rig.gui)
+    out << "  panel        " << rig.gui->nodes.size() << " tree nodes, " << rig.gui->joysticks.size() << " joysticks, "
+        << rig.gui->snaps.size() << " snap lists\n";
+  if (!rig.expressions.empty()) out << "  expressions  " << rig.expressions.size() << "\n";
+  if (!rig.hit_areas.empty()) out << "  hit areas    " << rig.hit_areas.size() << "\n";
+  if (!rig.user_data.empty()) out << "  user data    " << rig.user_data.size() << "\n";
+  if (rig.pose) out << "  pose groups  " << rig.pose->groups.size() << "\n";
+  if (!rig.clip_extensions.empty()) out << "  clip extras  " << rig.clip_extensions.size() << "\n";
+  std::string advanced;
+  if (rig.bones)
+    advanced += " BONE(" + std::to_string(rig.bones->virtual_bones.size()) + " virtual bones, " +
+                std::to_string(rig.bones->arcs.size()) + " arcs)";
+  if (rig.skins) advanced += " SKIN(" + std::to_string(rig.skins->skins.size()) + " meshes)";
+  if (rig.colliders) advanced += " COLL(" + std::to_string(rig.colliders->colliders.size()) + ")";
+  if (rig.simulations) advanced += " SIMS(" + std::to_string(rig.simulations->simulations.size()) + ")";
+  if (!advanced.empty()) out << "  advanced    " << advanced << "\n";
+  for (const auto& u : rig.unknown_chunks) out << "  kept chunk   " << u.tag << " v" << u.version << ", " << u.data.size() << " bytes (unknown to this reader)\n";
+  if (const std::string* caps = rig.find_meta("capabilities")) out << "capabilities   " << *caps << "\n";
+  for (const auto& e : rig.meta)
+    if (e.key != "capabilities") out << "meta           " << e.key << " = " << e.value << "\n";
+}
+
+}  // namespace
+
+void print_info(std::ostream& out, const std::string& path, std::span<const std::uint8_t> bytes,
+                const p2l::LoadResult& loaded) {
+  const p2l::FileInfo& info = loaded.info;
+  out << path << ": .p2lrt version " << info.major << "." << info.minor << ", " << human_bytes(bytes.size());
+  if (info.major == 2) {
+    out << ", " << info.chunks.size() << " chunks";
+    if (info.flags & 1) out << ", names stripped";
+  } else if (info.major == 1) {
+    out << ", single stream (no chunk table)";
+  }
+  out << "\n";
+  if (!info.chunks.empty()) print_table(out, info);
+  if (!loaded.rig) {
+    out << "not loadable: " << loaded.error.to_string() << "\n";
+    return;
+  }
+  print_rig(out, *loaded.rig);
+}
+
+}  // namespace p2lrt
