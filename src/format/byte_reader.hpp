@@ -110,7 +110,7 @@ class ByteReader {
   void check_count(std::size_t at, std::uint64_t n, std::size_t min_size, const char* what) {
     if (!ok()) return;
     if (n * (min_size ? min_size : 1) > remaining()) {
-      fail_at(at, ErrorCode::BadRecord,
+      fail_at(at, ErrorCode::Truncated,
               std::string(what) + " count " + std::to_string(n) + " needs at least " +
                   std::to_string(n * (min_size ? min_size : 1)) + " bytes, " + std::to_string(remaining()) + " left");
     }

@@ -1,5 +1,6 @@
 #include "format/record_reader.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 
@@ -11,8 +12,21 @@ namespace {
 constexpr int kMaxTreeDepth = 256;
 constexpr bool kLittleEndian = std::endian::native == std::endian::little;
 
-// Minimum encoded sizes, used only to bound counts by the bytes that remain.
+// The smallest encoding of each record (the same in both versions: a string is at least
+// a 4-byte reference or length, an array at least a 4-byte count). Counts are bounded by
+// them, which also makes reserving a counted vector safe: a file cannot make the reader
+// hold more records than its bytes could encode.
 constexpr std::size_t kRefSize = 4;
+constexpr std::size_t kMinDeformer = 51;  // a rotation with no grid, channels or bindings
+constexpr std::size_t kMinPart = 60;
+constexpr std::size_t kMinMesh = 60;  // no geometry
+constexpr std::size_t kMinGlue = 21;
+constexpr std::size_t kMinPhysicsGroup = 44;
+constexpr std::size_t kMinClip = 33;
+constexpr std::size_t kMinChannel = 8;  // type, kind, an empty grid
+constexpr std::size_t kMinBinding = 14;
+constexpr std::size_t kMinSkin = 24;
+constexpr std::size_t kMinSimulation = 168;
 }  // namespace
 
 bool valid_utf8(std::string_view s) {
@@ -235,7 +249,8 @@ void RecordReader::canvas(Canvas& c) {
 }
 
 void RecordReader::parameters(std::vector<Parameter>& out) {
-  std::uint32_t n = r_.count(v2() ? 21 : 25, "parameter");
+  // At least: two strings (4 bytes each: a reference, or an empty inline string), three f32, flags.
+  std::uint32_t n = r_.count(21, "parameter");
   for (std::uint32_t i = 0; i < n && r_.ok(); ++i) {
     mark(ChunkId::PARM);
     Parameter p;
@@ -263,7 +278,20 @@ std::optional<Grid<F>> RecordReader::grid(ReadForm read_form) {
     a.keys = floats("keyform axis keys");
     g.axes.push_back(std::move(a));
   }
+  std::size_t at = r_.pos();
   std::uint32_t cells = r_.count(2 * std::size_t{axis_count}, "keyform cell");
+  // A grid has at most one cell per key combination; capping here keeps a run of tiny
+  // cells from costing more memory than the bytes that describe the axes.
+  std::uint64_t combinations = 1;
+  for (const Axis& a : g.axes) combinations = std::min<std::uint64_t>(combinations * a.keys.size(), 1ull << 32);
+  if (r_.ok() && cells > combinations) {
+    r_.fail_at(at, ErrorCode::BadStructure,
+               std::to_string(cells) + " keyform cells, expected at most one per key combination (" +
+                   std::to_string(combinations) + ")");
+    return std::nullopt;
+  }
+  g.coords.reserve(std::size_t{cells} * axis_count);
+  g.forms.reserve(cells);
   for (std::uint32_t c = 0; c < cells && r_.ok(); ++c) {
     for (std::uint16_t i = 0; i < axis_count; ++i) g.coords.push_back(r_.u16("keyform cell coordinate"));
     F form = read_form();
@@ -275,9 +303,12 @@ std::optional<Grid<F>> RecordReader::grid(ReadForm read_form) {
 
 Channels RecordReader::channels() {
   Channels out;
+  std::size_t at = r_.pos();
   std::uint8_t n = r_.u8("channel count");
+  r_.check_count(at, n, kMinChannel, "channel");
+  out.reserve(r_.ok() ? n : 0);
   for (std::uint8_t i = 0; i < n && r_.ok(); ++i) {
-    std::size_t at = r_.pos();
+    at = r_.pos();
     std::uint8_t type = r_.u8("channel");
     std::uint8_t kind = r_.u8("channel kind");
     if (!r_.ok()) break;
@@ -319,12 +350,14 @@ Channels RecordReader::channels() {
 template <class S, class ReadShape>
 std::vector<Binding<S>> RecordReader::bindings(ReadShape read_shape) {
   std::vector<Binding<S>> out;
-  std::uint16_t n = r_.count16(4, "blend binding");
+  std::uint16_t n = r_.count16(kMinBinding, "blend binding");
+  out.reserve(n);
   for (std::uint16_t i = 0; i < n && r_.ok(); ++i) {
     Binding<S> b;
     b.parameter = r_.u32("blend binding parameter");
     b.keys = floats("blend binding keys");
     b.neutral = r_.u32("blend binding neutral");
+    b.shapes.reserve(b.keys.size());  // bounded: the keys were read
     for (std::size_t k = 0; k < b.keys.size() && r_.ok(); ++k) {
       if (r_.flag("blend shape present"))
         b.shapes.emplace_back(read_shape());
@@ -410,7 +443,8 @@ Deformer RecordReader::deformer() {
 }
 
 void RecordReader::deformers(std::vector<Deformer>& out) {
-  std::uint32_t n = r_.count(1, "deformer");
+  std::uint32_t n = r_.count(kMinDeformer, "deformer");
+  out.reserve(out.size() + n);
   for (std::uint32_t i = 0; i < n && r_.ok(); ++i) {
     mark(ChunkId::DEFM);
     Deformer d = deformer();
@@ -432,7 +466,8 @@ Composite RecordReader::composite() {
 }
 
 void RecordReader::parts(std::vector<Part>& out) {
-  std::uint32_t n = r_.count(1, "part");
+  std::uint32_t n = r_.count(kMinPart, "part");
+  out.reserve(n);
   for (std::uint32_t i = 0; i < n && r_.ok(); ++i) {
     mark(ChunkId::PART);
     Part p;
@@ -470,7 +505,8 @@ void RecordReader::parts(std::vector<Part>& out) {
 }
 
 void RecordReader::meshes(std::vector<Mesh>& out) {
-  std::uint32_t n = r_.count(1, "mesh");
+  std::uint32_t n = r_.count(kMinMesh, "mesh");
+  out.reserve(n);
   for (std::uint32_t i = 0; i < n && r_.ok(); ++i) {
     mark(ChunkId::MESH);
     Mesh m;
@@ -512,7 +548,8 @@ void RecordReader::meshes(std::vector<Mesh>& out) {
 }
 
 void RecordReader::glues(std::vector<Glue>& out) {
-  std::uint32_t n = r_.count(1, "glue");
+  std::uint32_t n = r_.count(kMinGlue, "glue");
+  out.reserve(n);
   for (std::uint32_t i = 0; i < n && r_.ok(); ++i) {
     mark(ChunkId::GLUE);
     Glue g;
@@ -609,7 +646,8 @@ PhysicsSource RecordReader::physics_source(std::uint16_t chunk_version) {
 
 void RecordReader::physics(Rig& rig, std::uint16_t chunk_version) {
   rig.physics_fps = r_.f32("physics fps");
-  std::uint32_t n = r_.count(1, "physics group");
+  std::uint32_t n = r_.count(kMinPhysicsGroup, "physics group");
+  rig.physics.reserve(n);
   for (std::uint32_t i = 0; i < n && r_.ok(); ++i) {
     mark(ChunkId::PHYS);
     PhysicsGroup g;
@@ -679,7 +717,8 @@ std::vector<CurveSegment> RecordReader::segments() {
 }
 
 void RecordReader::clips(std::vector<Clip>& out) {
-  std::uint32_t n = r_.count(1, "clip");
+  std::uint32_t n = r_.count(kMinClip, "clip");
+  out.reserve(n);
   for (std::uint32_t i = 0; i < n && r_.ok(); ++i) {
     mark(ChunkId::CLIP);
     Clip c;
@@ -798,7 +837,8 @@ ExtensionHeader RecordReader::extension_header() {
 
 void RecordReader::bones(BoneChunk& out) {
   out.header = extension_header();
-  std::uint32_t n = r_.count(1, "virtual bone");
+  std::uint32_t n = r_.count(kMinDeformer, "virtual bone");
+  out.virtual_bones.reserve(n);
   for (std::uint32_t i = 0; i < n && r_.ok(); ++i) {
     mark(ChunkId::BONE);
     Deformer d = deformer();
@@ -824,7 +864,8 @@ void RecordReader::bones(BoneChunk& out) {
 
 void RecordReader::skins(SkinChunk& out) {
   out.header = extension_header();
-  std::uint32_t n = r_.count(16, "skin");
+  std::uint32_t n = r_.count(kMinSkin, "skin");
+  out.skins.reserve(n);
   for (std::uint32_t i = 0; i < n && r_.ok(); ++i) {
     mark(ChunkId::SKIN);
     Skin s;
@@ -869,7 +910,8 @@ void RecordReader::colliders(ColliderChunk& out) {
 
 void RecordReader::simulations(SimulationChunk& out) {
   out.header = extension_header();
-  std::uint32_t n = r_.count(1, "simulation");
+  std::uint32_t n = r_.count(kMinSimulation, "simulation");
+  out.simulations.reserve(n);
   for (std::uint32_t i = 0; i < n && r_.ok(); ++i) {
     mark(ChunkId::SIMS);
     Simulation s;

@@ -1,5 +1,6 @@
 #include "format/validate.hpp"
 
+#include <algorithm>
 #include <string>
 
 namespace p2l::format {
@@ -24,6 +25,7 @@ class Validator {
     if (ok()) information();
     if (ok()) extensions();
     if (ok()) attached();
+    if (ok()) unknown_chunks();
     return error_;
   }
 
@@ -76,8 +78,17 @@ class Validator {
       }
   }
 
+  // Counts the file stores in fewer than 32 bits.
+  void narrow_count(std::size_t n, std::size_t max, const char* what, ChunkId chunk, std::size_t record,
+                    const std::string& who) {
+    if (n > max)
+      fail(chunk, record, ErrorCode::TooLarge,
+           who + ": " + std::to_string(n) + " " + what + ", the format stores at most " + std::to_string(max));
+  }
+
   template <class F, class CheckForm>
   void grid(const Grid<F>& g, ChunkId chunk, std::size_t record, const std::string& who, CheckForm check_form) {
+    narrow_count(g.axes.size(), 0xFFFE, "keyform axes", chunk, record, who);  // 0xFFFF means "no grid"
     std::uint64_t size = 1;
     for (const Axis& a : g.axes) {
       ref(a.parameter, parameters_, "parameter", chunk, record, who + " keyform axis");
@@ -91,7 +102,11 @@ class Validator {
     if (g.forms.empty()) fail(chunk, record, ErrorCode::BadStructure, who + ": a keyform grid needs at least one cell");
     if (g.coords.size() != g.forms.size() * g.axes.size())
       fail(chunk, record, ErrorCode::BadStructure, who + ": each keyform cell needs one coordinate per axis");
+    // Dense cell numbers, sorted to find repeats (memory in proportion to the cells read).
+    std::vector<std::uint64_t> taken;
+    taken.reserve(g.forms.size());
     for (std::size_t c = 0; c < g.forms.size() && ok(); ++c) {
+      std::uint64_t dense = 0, stride = 1;
       for (std::size_t a = 0; a < g.axes.size(); ++a) {
         std::uint16_t k = g.coords[c * g.axes.size() + a];
         if (k >= g.axes[a].keys.size()) {
@@ -100,19 +115,33 @@ class Validator {
                    std::to_string(g.axes[a].keys.size()) + " keys");
           return;
         }
+        dense += k * stride;
+        stride *= g.axes[a].keys.size();
       }
+      taken.push_back(dense);
       check_form(g.forms[c], c);
     }
+    if (ok()) no_repeated_cells(taken, chunk, record, who);
+  }
+
+  void no_repeated_cells(std::vector<std::uint64_t>& dense, ChunkId chunk, std::size_t record, const std::string& who) {
+    std::sort(dense.begin(), dense.end());
+    if (std::adjacent_find(dense.begin(), dense.end()) != dense.end())
+      fail(chunk, record, ErrorCode::BadStructure, who + ": two keyform cells share a coordinate");
   }
 
   void channels(const Channels& list, ChunkId chunk, std::size_t record, const std::string& who) {
+    narrow_count(list.size(), 0xFF, "channels", chunk, record, who);
     for (const Channel& ch : list) grid(ch.grid, chunk, record, who + " channel", [](const Rgb&, std::size_t) {});
   }
 
   template <class S, class CheckShape>
   void bindings(const std::vector<Binding<S>>& list, ChunkId chunk, std::size_t record, const std::string& who,
                 CheckShape check_shape) {
+    narrow_count(list.size(), 0xFFFF, "blend bindings", chunk, record, who);
     for (const Binding<S>& b : list) {
+      narrow_count(b.limits.size(), 0xFFFF, "blend limits", chunk, record, who);
+      for (const Limit& l : b.limits) narrow_count(l.points.size(), 0xFFFF, "limit points", chunk, record, who);
       ref(b.parameter, parameters_, "parameter", chunk, record, who + " blend binding");
       ascending(b.keys, false, chunk, record, who + " blend binding");
       check(b.neutral < b.keys.size(), chunk, record, ErrorCode::BadStructure,
@@ -539,6 +568,23 @@ class Validator {
       }
       for (const auto& f : x.fades)
         ref(f.curve, rig_.clips[x.clip].curves.size(), "curve", ChunkId::CEXT, i, who + " fade");
+    }
+  }
+
+  // Kept chunks are written back verbatim: their tags must be valid and not clash.
+  void unknown_chunks() {
+    for (std::size_t i = 0; i < rig_.unknown_chunks.size() && ok(); ++i) {
+      const std::string& tag = rig_.unknown_chunks[i].tag;
+      bool alnum = tag.size() == 4;
+      for (char c : tag) alnum &= (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+      bool clash = chunk_id_of(tag).has_value();
+      for (std::size_t j = 0; j < i; ++j) clash |= rig_.unknown_chunks[j].tag == tag;
+      if (!alnum || clash) {
+        error_.code = ErrorCode::BadStructure;
+        error_.chunk = tag;
+        error_.message = "kept chunk " + std::to_string(i) + ": expected a tag of four ASCII letters or digits that no "
+                         "other chunk in the rig uses";
+      }
     }
   }
 

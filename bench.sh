@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Builds the benchmarks in build-bench/ (Release, -O2) and runs p2l_bench.
+#   ./bench.sh [google-benchmark flags...]   e.g. ./bench.sh --benchmark_filter=Load
+set -euo pipefail
+
+cd "$(dirname "$0")"
+BUILD=build-bench
+GENERATOR=()
+command -v ninja > /dev/null && GENERATOR=(-G Ninja)
+
+if [[ ! -f "$BUILD/CMakeCache.txt" ]]; then
+  cmake -S . -B "$BUILD" "${GENERATOR[@]}" -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_CXX_FLAGS_RELEASE="-O2 -DNDEBUG" -DCMAKE_C_FLAGS_RELEASE="-O2 -DNDEBUG" \
+    -DP2L_BENCH=ON -DP2L_TESTS=OFF -DP2L_FUZZ=OFF -DP2L_SANITIZE=OFF
+fi
+cmake --build "$BUILD" --target p2l_bench -j 2
+if [[ ! -x "$BUILD/bench/p2l_bench" ]]; then
+  echo "bench.sh: p2l_bench was not configured (is libbenchmark-dev installed?)" >&2
+  exit 1
+fi
+
+# Google Benchmark 1.7 takes the minimum time as plain seconds ("0.5", not "0.5s").
+exec "$BUILD/bench/p2l_bench" --benchmark_min_time=0.5 --benchmark_counters_tabular=true "$@" 2>&1
