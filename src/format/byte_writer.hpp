@@ -1,6 +1,7 @@
 // An appending little-endian byte buffer for the writer.
 #pragma once
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -22,7 +23,9 @@ class ByteWriter {
     out_.push_back(static_cast<std::uint8_t>(v >> 8));
   }
   void u32(std::uint32_t v) {
-    for (int i = 0; i < 4; ++i) out_.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
+    std::uint8_t b[4] = {static_cast<std::uint8_t>(v), static_cast<std::uint8_t>(v >> 8),
+                         static_cast<std::uint8_t>(v >> 16), static_cast<std::uint8_t>(v >> 24)};
+    out_.insert(out_.end(), b, b + 4);
   }
   void i32(std::int32_t v) { u32(static_cast<std::uint32_t>(v)); }
   void u64(std::uint64_t v) {
@@ -35,6 +38,22 @@ class ByteWriter {
     u32(bits);
   }
   void flag(bool v) { u8(v ? 1 : 0); }
+  // Runs of 4-byte values: one copy on little-endian hosts, value by value elsewhere.
+  template <class T>
+  void values32(const T* data, std::size_t n) {
+    static_assert(sizeof(T) == 4);
+    if constexpr (std::endian::native == std::endian::little) {
+      std::size_t at = out_.size();
+      out_.resize(at + 4 * n);
+      if (n) std::memcpy(out_.data() + at, data, 4 * n);
+    } else {
+      for (std::size_t i = 0; i < n; ++i) {
+        std::uint32_t bits;
+        std::memcpy(&bits, data + i, 4);
+        u32(bits);
+      }
+    }
+  }
   void raw(std::span<const std::uint8_t> data) { out_.insert(out_.end(), data.begin(), data.end()); }
   void raw(std::string_view s) { out_.insert(out_.end(), s.begin(), s.end()); }
   void zeros(std::size_t n) { out_.insert(out_.end(), n, 0); }

@@ -58,7 +58,7 @@ void RecordWriter::array_header(ArrayCodec codec, std::size_t count) {
 void RecordWriter::floats(const Array<float>& a, FloatUse use) {
   if (!v2()) {
     w_.u32(static_cast<std::uint32_t>(a.size()));
-    for (float v : a) w_.f32(v);
+    w_.values32(a.data(), a.size());
     return;
   }
   ArrayCodec codec = ArrayCodec::F32;
@@ -68,12 +68,11 @@ void RecordWriter::floats(const Array<float>& a, FloatUse use) {
       codec = ArrayCodec::Unorm16;
   }
   array_header(codec, a.size());
-  for (float v : a) {
-    if (codec == ArrayCodec::F32)
-      w_.f32(v);
-    else
-      w_.u16(codec == ArrayCodec::F16 ? float_to_half(v) : float_to_unorm16(v));
+  if (codec == ArrayCodec::F32) {
+    w_.values32(a.data(), a.size());
+    return;
   }
+  for (float v : a) w_.u16(codec == ArrayCodec::F16 ? float_to_half(v) : float_to_unorm16(v));
 }
 
 void RecordWriter::indices(const IndexArray& a, bool allow_narrow) {
@@ -84,6 +83,10 @@ void RecordWriter::indices(const IndexArray& a, bool allow_narrow) {
   }
   bool narrow = allow_narrow;
   array_header(narrow ? ArrayCodec::U16 : ArrayCodec::U32, a.size());
+  if (!narrow && !a.u32().empty()) {
+    w_.values32(a.u32().data(), a.size());
+    return;
+  }
   for (std::size_t i = 0; i < a.size(); ++i) {
     if (narrow)
       w_.u16(static_cast<std::uint16_t>(a[i]));
