@@ -23,8 +23,23 @@ Error make_error(ErrorCode code, std::string chunk, std::int64_t offset, std::st
   return e;
 }
 
-std::uint64_t leading_count(std::span<const std::uint8_t> bytes, std::size_t at = 0) {
-  return bytes.size() >= at + 4 ? format::ByteReader::load_u32(bytes.data() + at) : 0;
+std::uint64_t leading_count(std::span<const std::uint8_t> bytes) {
+  return bytes.size() >= 4 ? format::ByteReader::load_u32(bytes.data()) : 0;
+}
+
+// How many records a parsed chunk holds, for `info`: its leading count where it has one.
+std::uint64_t record_count(ChunkId id, const Rig& rig, std::span<const std::uint8_t> bytes) {
+  switch (id) {
+    case ChunkId::CANV: return 1;
+    case ChunkId::DRAW: return rig.draw_groups.size();
+    case ChunkId::PHYS: return rig.physics.size();  // after the f32 fps
+    case ChunkId::POSE: return rig.pose->groups.size();  // after the f32 fade-in
+    case ChunkId::BONE: return rig.bones->virtual_bones.size() + rig.bones->bones.size() + rig.bones->arcs.size();
+    case ChunkId::SKIN: return rig.skins->skins.size();  // the others follow their extension header
+    case ChunkId::COLL: return rig.colliders->colliders.size();
+    case ChunkId::SIMS: return rig.simulations->simulations.size();
+    default: return leading_count(bytes);
+  }
 }
 
 // Parses one known chunk's records into `rig`; the records must fill it exactly.
@@ -121,21 +136,9 @@ bool load_v2(std::span<const std::uint8_t> file, const std::shared_ptr<const voi
     if (!known[i]) continue;
     if (!parse_chunk(static_cast<ChunkId>(i), *known[i], strings, rig, offsets, error)) return false;
   }
-  // Record counts for `info`: chunks that start with a count (PHYS and POSE after a f32).
   for (std::size_t i = 0; i < chunks.size(); ++i) {
     auto id = format::chunk_id_of(chunks[i].entry.tag);
-    if (!id || !info.chunks[i].known || *id == ChunkId::CANV) continue;
-    std::size_t at = (*id == ChunkId::PHYS || *id == ChunkId::POSE) ? 4 : 0;
-    if (*id == ChunkId::DRAW) {
-      info.chunks[i].records = rig.draw_groups.size();
-    } else if (*id == ChunkId::BONE || *id == ChunkId::SKIN || *id == ChunkId::COLL || *id == ChunkId::SIMS) {
-      info.chunks[i].records = *id == ChunkId::BONE   ? rig.bones->virtual_bones.size() + rig.bones->bones.size()
-                               : *id == ChunkId::SKIN ? rig.skins->skins.size()
-                               : *id == ChunkId::COLL ? rig.colliders->colliders.size()
-                                                      : rig.simulations->simulations.size();
-    } else {
-      info.chunks[i].records = leading_count(chunks[i].bytes, at);
-    }
+    if (id && info.chunks[i].known) info.chunks[i].records = record_count(*id, rig, chunks[i].bytes);
   }
   return true;
 }

@@ -42,7 +42,6 @@ void print_table(std::ostream& out, const p2l::FileInfo& info) {
   for (const auto& c : info.chunks) {
     std::string flags = c.required() ? "required" : "optional";
     std::string records = c.known ? std::to_string(c.records) : (c.required() ? "?" : "skipped");
-    if (c.tag == "CANV" && c.known) records = "-";
     out << "  " << std::left << std::setw(6) << c.tag << std::setw(5) << c.version << std::setw(10) << flags
         << std::right << std::setw(10) << c.offset << std::setw(12) << c.length << std::setw(12) << c.raw_length
         << "  " << std::left << std::setw(9) << compression_name(c.compression()) << std::setw(10)

@@ -1,6 +1,7 @@
 // p2lrt: inspect, check, convert and author .p2lrt rigs.
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -34,12 +35,21 @@ bool write_file(const std::string& path, const void* data, std::size_t size) {
   return true;
 }
 
-std::shared_ptr<const p2l::Rig> load_or_report(const std::string& path, std::vector<std::uint8_t>& bytes, bool crc) {
+std::shared_ptr<const p2l::Rig> load_or_report(const std::string& path, std::vector<std::uint8_t>& bytes, bool crc,
+                                               bool report_skipped = false) {
   if (!read_file(path, bytes)) return nullptr;
   p2l::LoadOptions options;
   options.verify_crc = crc;
   p2l::LoadResult r = p2l::load(bytes, options);
   if (!r) std::cerr << path << ": " << r.error.to_string() << "\n";
+  // Unknown optional chunks travel in the Rig; a known tag at a newer version cannot.
+  if (r && report_skipped)
+    for (const auto& c : r.info.chunks)
+      if (!c.known && r.rig->unknown_chunks.end() == std::find_if(r.rig->unknown_chunks.begin(),
+                                                                    r.rig->unknown_chunks.end(),
+                                                                    [&](const p2l::RawChunk& u) { return u.tag == c.tag; }))
+        std::cerr << "dropped: " << c.tag << " version " << c.version
+                  << ": a newer version of a chunk this reader knows, which it cannot write back\n";
   return r.rig;
 }
 
@@ -137,7 +147,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (*convert) {
-    auto rig = load_or_report(in_path, bytes, false);
+    auto rig = load_or_report(in_path, bytes, false, true);
     return rig ? write_rig(*rig, convert_flags, out_path) : 1;
   }
   if (*dump) {
