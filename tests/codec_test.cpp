@@ -55,6 +55,19 @@ TEST(Codecs, LossyCodecsStayWithinTheirPrecision) {
 
 TEST(Codecs, PublishWritesF16PositionsAndUnorm16UvsWithinPrecision) {
   p2l::Rig rig = p2l_test::make_full_rig();
+  // A mesh of random vertices, which f16 and unorm16 cannot hold exactly.
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> position(-500.0f, 500.0f), uv(0.0f, 1.0f);
+  std::vector<float> pos(2000), uvs(2000);
+  for (auto& v : pos) v = position(rng);
+  for (auto& v : uvs) v = uv(rng);
+  std::vector<std::uint32_t> tris;
+  for (std::uint32_t i = 0; i + 2 < 1000; ++i) tris.insert(tris.end(), {i, i + 1, i + 2});
+  p2l::Mesh noisy;
+  noisy.id = "noisy";
+  noisy.geometry = p2l::Geometry{pos, uvs, tris};
+  rig.meshes.push_back(noisy);
+  rig.draw_groups[0].children.push_back({p2l::DrawChildKind::Mesh, static_cast<std::uint32_t>(rig.meshes.size() - 1)});
   auto exact = p2l::write(rig);
   auto published = p2l::write(rig, {.publish = true});
   ASSERT_TRUE(published) << published.error.to_string();
@@ -81,6 +94,8 @@ TEST(Codecs, PublishWritesF16PositionsAndUnorm16UvsWithinPrecision) {
   }
   std::printf("publish: %zu -> %zu bytes; worst position error %.3g, worst UV error %.3g\n", exact.bytes.size(),
               published.bytes.size(), worst_position, worst_uv);
+  EXPECT_GT(worst_position, 0);  // f16 was really used
+  EXPECT_GT(worst_uv, 0);        // and unorm16
   // Everything that is not a position, offset or UV is untouched.
   EXPECT_TRUE(r.rig->parameters == rig.parameters);
   EXPECT_TRUE(r.rig->deformers == rig.deformers);
