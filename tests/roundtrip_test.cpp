@@ -146,6 +146,14 @@ TEST(RoundTrip, KeptChunksMustHaveTagsThatCanBeWritten) {
     rig.unknown_chunks = {{"VNDR", 1, false, {}}, {tag, 1, false, {}}};
     EXPECT_FALSE(p2l::write(rig)) << tag;  // a known tag, too short, not alphanumeric, or a repeat
   }
+  // Vendor (lower-case) tags may repeat, as the reader allows: such a file rewrites as it was.
+  p2l::Rig rig = make_small_rig();
+  rig.unknown_chunks = {{"vndr", 1, false, p2l::Array<std::uint8_t>{1}}, {"vndr", 2, false, p2l::Array<std::uint8_t>{2}}};
+  auto w = p2l::write(rig);
+  ASSERT_TRUE(w) << w.error.to_string();
+  auto r = p2l::load(w.bytes);
+  ASSERT_TRUE(r) << r.error.to_string();
+  EXPECT_TRUE(*r.rig == rig);
 }
 
 TEST(Reproducible, SameModelAndOptionsGiveTheSameBytes) {

@@ -577,13 +577,15 @@ class Validator {
       const std::string& tag = rig_.unknown_chunks[i].tag;
       bool alnum = tag.size() == 4;
       for (char c : tag) alnum &= (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+      // Canonical (upper-case) tags appear once in a file; vendor tags may repeat.
+      bool canonical = std::none_of(tag.begin(), tag.end(), [](char c) { return c >= 'a' && c <= 'z'; });
       bool clash = chunk_id_of(tag).has_value();
-      for (std::size_t j = 0; j < i; ++j) clash |= rig_.unknown_chunks[j].tag == tag;
+      for (std::size_t j = 0; j < i && canonical; ++j) clash |= rig_.unknown_chunks[j].tag == tag;
       if (!alnum || clash) {
         error_.code = ErrorCode::BadStructure;
         error_.chunk = tag;
-        error_.message = "kept chunk " + std::to_string(i) + ": expected a tag of four ASCII letters or digits that no "
-                         "other chunk in the rig uses";
+        error_.message = "kept chunk " + std::to_string(i) + ": expected a tag of four ASCII letters or digits, not a "
+                         "chunk this library writes itself, and (when upper case) not used twice";
       }
     }
   }
