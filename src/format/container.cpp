@@ -181,7 +181,11 @@ bool read_table(std::span<const std::uint8_t> file, FileInfo& info, Error& error
 
 bool read_container(std::span<const std::uint8_t> file, const std::shared_ptr<const void>& owner,
                     const LoadOptions& options, FileInfo& info, std::vector<ChunkBytes>& chunks, Error& error) {
-  if (!read_table(file, info, error)) return false;
+  return read_table(file, info, error) && read_chunks(file, owner, options, info, chunks, error);
+}
+
+bool read_chunks(std::span<const std::uint8_t> file, const std::shared_ptr<const void>& owner,
+                 const LoadOptions& options, const FileInfo& info, std::vector<ChunkBytes>& chunks, Error& error) {
   chunks.clear();
   chunks.reserve(info.chunks.size());
   for (std::size_t i = 0; i < info.chunks.size(); ++i) {

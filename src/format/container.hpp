@@ -40,7 +40,12 @@ bool to_address(std::uint64_t value, Size& out) {
 // Reads the header and chunk table only (major 2). Fills `info`.
 bool read_table(std::span<const std::uint8_t> file, FileInfo& info, Error& error);
 
-// Reads the table, checks it, verifies CRCs when asked, and decompresses every chunk.
+// For a table read_table() accepted (from these bytes or an identical copy): verifies
+// CRCs when asked and decompresses every chunk.
+bool read_chunks(std::span<const std::uint8_t> file, const std::shared_ptr<const void>& owner,
+                 const LoadOptions& options, const FileInfo& info, std::vector<ChunkBytes>& chunks, Error& error);
+
+// read_table() then read_chunks().
 bool read_container(std::span<const std::uint8_t> file, const std::shared_ptr<const void>& owner,
                     const LoadOptions& options, FileInfo& info, std::vector<ChunkBytes>& chunks, Error& error);
 

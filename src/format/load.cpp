@@ -91,7 +91,9 @@ bool parse_chunk(ChunkId id, const format::ChunkBytes& c, const std::vector<std:
 bool load_v2(std::span<const std::uint8_t> file, const std::shared_ptr<const void>& owner, const LoadOptions& options,
              Rig& rig, FileInfo& info, format::RecordOffsets& offsets, Error& error) {
   std::vector<format::ChunkBytes> chunks;
-  if (!format::read_container(file, owner, options, info, chunks, error)) return false;
+  // load() has read and checked the table already (on the caller's bytes, which `file`
+  // is or copies).
+  if (!format::read_chunks(file, owner, options, info, chunks, error)) return false;
   rig.names_stripped = info.flags & format::kHeaderNamesStripped;
 
   std::array<const format::ChunkBytes*, format::kChunkIdCount> known{};
