@@ -7,17 +7,20 @@
 #include <new>
 
 #include "format/container.hpp"
+#include "p2l/eval.hpp"
+#include "random_rig.hpp"
 #include "small_rig.hpp"
 #include "test_util.hpp"
 
 namespace {
-std::atomic<std::size_t> g_current{0}, g_peak{0};
+std::atomic<std::size_t> g_current{0}, g_peak{0}, g_allocations{0};
 
 void* counted_alloc(std::size_t n) {
   // A 16-byte header keeps the size and the 16-byte alignment malloc gives.
   auto* p = static_cast<unsigned char*>(std::malloc(n + 16));
   if (!p) return nullptr;
   *reinterpret_cast<std::size_t*>(p) = n;
+  g_allocations.fetch_add(1);
   std::size_t now = g_current.fetch_add(n) + n;
   std::size_t peak = g_peak.load();
   while (now > peak && !g_peak.compare_exchange_weak(peak, now)) {
@@ -181,6 +184,52 @@ TEST(Allocation, HonestBombIsCappedByTheChunkLimit) {
   EXPECT_FALSE(r);
   EXPECT_EQ(r.error.code, p2l::ErrorCode::TooLarge);
   EXPECT_LT(g_peak.load() - before, std::size_t{1} << 20);
+}
+
+}  // namespace
+
+namespace {
+
+// Evaluation allocates nothing: every buffer is sized when the instance is made. Each
+// rig is evaluated 1000 times at poses that change every frame (so every grid, blend
+// shape, flip and sort path runs), and not one allocation may happen.
+std::size_t allocations_during_evaluations(const std::shared_ptr<const p2l::Rig>& rig, std::uint64_t seed) {
+  auto model = p2l::Model::create(rig);
+  EXPECT_TRUE(model) << model.error.to_string();
+  if (!model) return 0;
+  p2l::Instance instance(model.model);
+  p2l_test::SplitMix64 random(seed);
+  // Poses drawn before counting: the loop itself must not allocate either.
+  std::vector<float> poses(1000 * rig->parameters.size());
+  for (std::size_t i = 0; i < poses.size(); ++i) {
+    const p2l::Parameter& p = rig->parameters[i % rig->parameters.size()];
+    const double u = static_cast<double>(random.next() >> 11) / 9007199254740992.0;
+    poses[i] = static_cast<float>(p.min - 0.2 * (p.max - p.min) + u * 1.4 * (p.max - p.min));
+  }
+  const std::size_t before = g_allocations.load();
+  for (std::size_t frame = 0; frame < 1000; ++frame) {
+    auto values = instance.parameters();
+    for (std::size_t i = 0; i < values.size(); ++i) values[i] = poses[frame * values.size() + i];
+    instance.evaluate();
+  }
+  return g_allocations.load() - before;
+}
+
+TEST(EvaluationAllocations, NoneInAThousandEvaluationsOfTheVectors) {
+  P2L_REQUIRE_VECTORS();
+  for (const char* name : {"chain.p2lrt", "extras.p2lrt", "skin_arc.p2lrt", "stress.p2lrt"}) {
+    auto loaded = p2l::load(vector_file(name));
+    ASSERT_TRUE(loaded) << name << ": " << loaded.error.to_string();
+    EXPECT_EQ(allocations_during_evaluations(loaded.rig, 7), 0u) << name;
+  }
+}
+
+TEST(EvaluationAllocations, NoneInAThousandEvaluationsOfRandomRigs) {
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    auto rig = std::make_shared<const p2l::Rig>(p2l_test::make_random_rig(seed));
+    if (rig->parameters.empty()) continue;
+    EXPECT_EQ(allocations_during_evaluations(rig, seed), 0u) << "seed " << seed;
+  }
 }
 
 }  // namespace

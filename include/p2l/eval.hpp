@@ -1,0 +1,147 @@
+// Evaluation: a p2l::Model is a loaded rig compiled for evaluation, immutable and shared
+// by any number of p2l::Instance objects on any threads; an Instance is one character's
+// mutable state (its parameters, the last evaluation's outputs and its scratch).
+//
+//   auto loaded = p2l::load(bytes);
+//   auto model = p2l::Model::create(loaded.rig).model;
+//   p2l::Instance a(model), b(model);      // two characters sharing one model
+//   a.parameters()[i] = 12.5f;
+//   a.evaluate();                          // allocates nothing
+//   a.vertices(mesh);                      // canvas pixels, y down
+//
+// Nothing here throws on purpose; Model::create reports what it cannot compile as an
+// Error. docs/RUNTIME.md states every evaluation rule.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "p2l/format.hpp"
+#include "p2l/rig.hpp"
+
+namespace p2l {
+
+namespace eval {
+struct ModelPlan;  // src/eval/plan.hpp: the evaluation plan
+}
+struct InstanceState;  // src/eval/state.hpp: per-instance buffers
+
+// p2l_mesh_changes bits, as Cubism's dynamic flags.
+inline constexpr std::uint32_t kMeshVisible = 1;
+inline constexpr std::uint32_t kMeshVisibilityChanged = 2;
+inline constexpr std::uint32_t kMeshOpacityChanged = 4;
+inline constexpr std::uint32_t kMeshDrawOrderChanged = 8;
+inline constexpr std::uint32_t kMeshRenderOrderChanged = 16;
+inline constexpr std::uint32_t kMeshVerticesChanged = 32;
+inline constexpr std::uint32_t kMeshColorsChanged = 64;
+
+// Render commands: a mesh index, a group opening (kRenderBeginGroup - part) or a closing.
+inline constexpr std::int32_t kRenderEndGroup = -1;
+inline constexpr std::int32_t render_begin_group(std::uint32_t part) { return -2 - static_cast<std::int32_t>(part); }
+
+class Model;
+struct ModelResult {
+  std::shared_ptr<const Model> model;  // null on failure
+  Error error;
+  explicit operator bool() const { return model != nullptr; }
+};
+
+class Model {
+ public:
+  // Compiles [rig] (as p2l::load gives it: validated) into an evaluation plan.
+  static ModelResult create(std::shared_ptr<const Rig> rig);
+  ~Model();
+  Model(const Model&) = delete;
+  Model& operator=(const Model&) = delete;
+
+  const Rig& rig() const { return *rig_; }
+  const std::shared_ptr<const Rig>& rig_ptr() const { return rig_; }
+  const eval::ModelPlan& plan() const { return *plan_; }
+
+  // Derived facts hosts ask for.
+  std::int32_t mesh_part(std::uint32_t mesh) const;  // the part holding the mesh, or -1
+  std::int32_t part_parent(std::uint32_t part) const;
+  // The mesh's triangle indices widened to u32 (the file may store u16).
+  std::span<const std::uint32_t> mesh_indices(std::uint32_t mesh) const;
+  // The composite an isolated part's group uses (the draw tree's, else the part's) and
+  // every mesh masking it, the masking parts' meshes included.
+  const Composite& part_group_composite(std::uint32_t part) const;
+  std::span<const std::uint32_t> part_group_masks(std::uint32_t part) const;
+  // Parameter values normalised as the evaluation uses them at the defaults.
+  std::span<const float> default_values() const;
+
+ private:
+  Model() = default;
+  std::shared_ptr<const Rig> rig_;
+  std::unique_ptr<const eval::ModelPlan> plan_;
+};
+
+// A part's isolated-group composite at the last evaluation.
+struct GroupComposite {
+  float opacity = 1;
+  Rgb multiply = kWhite, screen = kBlack;
+};
+
+// Host colours in place of the evaluated ones (issue: p2l_set_mesh_colors).
+struct ColorOverride {
+  Rgb multiply = kWhite, screen = kBlack;
+};
+
+class Instance {
+ public:
+  // An instance at the model's defaults, evaluated once.
+  explicit Instance(std::shared_ptr<const Model> model);
+  ~Instance();
+  Instance(Instance&&) noexcept;
+  Instance& operator=(Instance&&) noexcept;
+
+  const Model& model() const { return *model_; }
+  const std::shared_ptr<const Model>& model_ptr() const { return model_; }
+
+  // The pose the host sets, one raw value per parameter (not clamped).
+  std::span<float> parameters();
+  std::span<const float> parameters() const;
+  // The values the last evaluation started from, before clamping and wrapping.
+  std::span<const float> current() const;
+
+  // Evaluates at parameters(): deformation, opacity, colours, draw and render order,
+  // then the host layer (rig opacity, part opacities, colour overrides) and change flags.
+  // Allocates nothing.
+  void evaluate();
+  // The same from explicit raw values (one per parameter), as the update pipeline does.
+  void evaluate_values(std::span<const float> values);
+
+  // Outputs of the last evaluation, per mesh in file order.
+  std::span<const float> vertices(std::uint32_t mesh) const;  // x, y per vertex, canvas pixels
+  float opacity(std::uint32_t mesh) const;
+  float draw_order(std::uint32_t mesh) const;
+  const Rgb& multiply(std::uint32_t mesh) const;
+  const Rgb& screen(std::uint32_t mesh) const;
+  std::uint32_t changes(std::uint32_t mesh) const;
+  std::span<const std::uint32_t> render_order() const;    // meshes back to front
+  std::span<const std::int32_t> render_commands() const;  // with isolated groups
+  const GroupComposite& part_composite(std::uint32_t part) const;
+  float part_draw_order(std::uint32_t part) const;
+
+  // The host layer, applied from the next evaluation.
+  void set_opacity(float opacity);  // the rig's, 0..1
+  float host_opacity() const;
+  bool set_part_opacity(std::uint32_t part, float opacity);  // 0..1, multiplies meshes under it
+  float part_opacity(std::uint32_t part) const;
+  bool set_mesh_colors(std::uint32_t mesh, std::optional<ColorOverride> colors);
+  bool set_part_colors(std::uint32_t part, std::optional<ColorOverride> colors);
+
+  // Internal state, for the modules layered on the core (animation, rendering, C API).
+  InstanceState& state() { return *state_; }
+  const InstanceState& state() const { return *state_; }
+
+ private:
+  std::shared_ptr<const Model> model_;
+  std::unique_ptr<InstanceState> state_;
+};
+
+}  // namespace p2l

@@ -1,0 +1,226 @@
+// The core evaluation, in the order of the format's stages: parameters, deformer frames
+// (parents first), meshes (rest positions + keyform offsets + blend shapes, then the
+// parent's frame), part draw orders and group composites, glue, draw order.
+#include "eval/evaluate.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "eval/channels.hpp"
+#include "eval/draw_order.hpp"
+#include "eval/frames.hpp"
+
+namespace p2l::eval {
+namespace {
+
+float clamp01(float v) { return v < 0.0f ? 0.0f : (v > 1.0f ? 1.0f : v); }
+
+// Adds the grid's blended forms at [values] into out[0..n).
+template <class F>
+void add_forms(const GridPlan& grid, const std::vector<F>& forms, const float* values, CellWeight* scratch, float* out,
+               std::size_t n) {
+  const std::size_t count = grid.weights(values, scratch);
+  for (std::size_t i = 0; i < count; ++i) {
+    const auto& form = forms[scratch[i].cell];
+    const float w = scratch[i].weight;
+    const std::size_t m = std::min(n, form.size());
+    for (std::size_t k = 0; k < m; ++k) out[k] += form[k] * w;
+  }
+}
+
+Pivot pivot_at(const Deformer& d, const GridPlan& grid, const float* values, CellWeight* scratch) {
+  if (!d.pivot) return Pivot{0, 0, 0, 1};
+  Pivot p{0, 0, 0, 0};
+  const std::size_t n = grid.weights(values, scratch);
+  for (std::size_t i = 0; i < n; ++i) {
+    const Pivot& c = d.pivot->forms[scratch[i].cell];
+    const float w = scratch[i].weight;
+    p.x += c.x * w;
+    p.y += c.y * w;
+    p.angle += c.angle * w;
+    p.scale += c.scale * w;
+  }
+  return p;
+}
+
+}  // namespace
+
+void normalize_parameters(const ModelPlan& plan, InstanceState& s) {
+  for (std::size_t i = 0; i < plan.parameters.size(); ++i) s.normalized[i] = normalize(plan.parameters[i], s.current[i]);
+}
+
+void evaluate_deformers(const Rig& rig, const ModelPlan& plan, InstanceState& s) {
+  const float* values = s.normalized.data();
+  CellWeight* scratch = s.cells.data();
+  for (std::size_t i = 0; i < rig.deformers.size(); ++i) {
+    const Deformer& d = rig.deformers[i];
+    const DeformerPlan& dp = plan.deformers[i];
+    const Frame* parent = d.parent >= 0 ? &s.frames[static_cast<std::size_t>(d.parent)] : nullptr;
+    ChannelState state;
+    state.opacity = d.opacity;
+    state.multiply = d.multiply;
+    state.screen = d.screen;
+    if (d.kind == DeformerKind::Rotation) {
+      state.flip_x = d.flip_x;
+      state.flip_y = d.flip_y;
+    }
+    apply_channels(dp.channels, values, state, scratch);
+    Frame frame;
+    if (d.kind == DeformerKind::Warp) {
+      float* points = s.warp_points.data() + dp.points_offset;
+      const std::size_t n = std::size_t{dp.point_count} * 2;
+      std::fill(points, points + n, 0.0f);
+      if (d.lattice) add_forms(dp.grid, d.lattice->forms, values, scratch, points, n);
+      for (const Binding<LatticeShape>& b : d.lattice_shapes) {
+        std::uint32_t keys[2];
+        float weights[2];
+        const std::size_t count = binding_weights(b, values, keys, weights);
+        for (std::size_t k = 0; k < count; ++k) {
+          const LatticeShape& shape = *b.shapes[keys[k]];
+          const float w = weights[k];
+          const std::size_t m = std::min(n, shape.points.size());
+          for (std::size_t j = 0; j < m; ++j) points[j] += (shape.points[j] - dp.base_points[j]) * w;
+          toward(state, dp.base_state, shape.opacity, nullptr, shape.multiply, shape.screen, w);
+        }
+      }
+      if (parent)
+        for (std::size_t j = 0; j < n; j += 2) map_point(*parent, points[j], points[j + 1], points[j], points[j + 1]);
+      frame.kind = DeformerKind::Warp;
+      frame.columns = d.columns;
+      frame.rows = d.rows;
+      frame.bilinear = d.bilinear;
+      frame.points = points;
+      frame.scale = parent ? parent->scale : 1.0f;
+      finish_warp(frame);
+    } else {
+      Pivot p = pivot_at(d, dp.grid, values, scratch);
+      for (const Binding<PivotShape>& b : d.pivot_shapes) {
+        std::uint32_t keys[2];
+        float weights[2];
+        const std::size_t count = binding_weights(b, values, keys, weights);
+        for (std::size_t k = 0; k < count; ++k) {
+          const PivotShape& shape = *b.shapes[keys[k]];
+          const float w = weights[k];
+          p.x += (shape.pivot.x - dp.base_pivot.x) * w;
+          p.y += (shape.pivot.y - dp.base_pivot.y) * w;
+          p.angle += (shape.pivot.angle - dp.base_pivot.angle) * w;
+          p.scale += (shape.pivot.scale - dp.base_pivot.scale) * w;
+          toward(state, dp.base_state, shape.opacity, nullptr, shape.multiply, shape.screen, w);
+        }
+      }
+      frame = rotation_frame(parent, p, d.base_angle, state.flip_x, state.flip_y);
+    }
+    // Each level clamps before multiplying, so no level carries another below transparent.
+    const float inherited = d.parent >= 0 ? s.deformer_opacity[static_cast<std::size_t>(d.parent)] : 1.0f;
+    s.deformer_opacity[i] = clamp01(state.opacity) * inherited;
+    s.frames[i] = frame;
+  }
+}
+
+void evaluate_meshes(const Rig& rig, const ModelPlan& plan, InstanceState& s) {
+  const float* values = s.normalized.data();
+  CellWeight* scratch = s.cells.data();
+  for (std::size_t mi = 0; mi < rig.meshes.size(); ++mi) {
+    const Mesh& m = rig.meshes[mi];
+    const MeshPlan& mp = plan.meshes[mi];
+    ChannelState state;
+    state.draw_order = m.draw_order;
+    state.opacity = m.opacity;
+    state.multiply = m.multiply;
+    state.screen = m.screen;
+    apply_channels(mp.channels, values, state, scratch);
+    float* out = s.vertices.data() + mp.vertex_offset;
+    const std::size_t n = std::size_t{mp.vertex_count} * 2;
+    if (n) {
+      std::memcpy(out, m.geometry->positions.data(), n * sizeof(float));
+      if (m.keyforms) add_forms(mp.keyforms, m.keyforms->forms, values, scratch, out, n);
+    }
+    for (const Binding<MeshShape>& b : m.shapes) {
+      std::uint32_t keys[2];
+      float weights[2];
+      const std::size_t count = binding_weights(b, values, keys, weights);
+      for (std::size_t k = 0; k < count; ++k) {
+        const MeshShape& shape = *b.shapes[keys[k]];
+        const float w = weights[k];
+        // Mesh shapes hold target offsets: they replace the offsets the default pose has.
+        const std::size_t len = std::min(n, shape.deltas.size());
+        for (std::size_t j = 0; j < len; ++j) out[j] += (shape.deltas[j] - mp.base_offsets[j]) * w;
+        toward(state, mp.base_state, shape.opacity, &shape.draw_order, shape.multiply, shape.screen, w);
+      }
+    }
+    if (m.parent >= 0) {
+      const Frame& f = s.frames[static_cast<std::size_t>(m.parent)];
+      for (std::size_t j = 0; j < n; j += 2) map_point(f, out[j], out[j + 1], out[j], out[j + 1]);
+    }
+    const float inherited = m.parent >= 0 ? s.deformer_opacity[static_cast<std::size_t>(m.parent)] : 1.0f;
+    s.opacity[mi] = clamp01(state.opacity) * inherited;
+    s.draw_order[mi] = state.draw_order;
+    s.multiply[mi] = state.multiply;
+    s.screen[mi] = state.screen;
+  }
+}
+
+void evaluate_parts(const Rig& rig, const ModelPlan& plan, InstanceState& s) {
+  const float* values = s.normalized.data();
+  CellWeight* scratch = s.cells.data();
+  for (std::size_t pi = 0; pi < rig.parts.size(); ++pi) {
+    const Part& part = rig.parts[pi];
+    const PartPlan& pp = plan.parts[pi];
+    ChannelState state;
+    state.draw_order = static_cast<float>(part.draw_order);
+    apply_channels(pp.channels, values, state, scratch);
+    for (const Binding<PartShape>& b : part.shapes) {
+      std::uint32_t keys[2];
+      float weights[2];
+      const std::size_t count = binding_weights(b, values, keys, weights);
+      for (std::size_t k = 0; k < count; ++k) {
+        const PartShape& shape = *b.shapes[keys[k]];
+        toward(state, pp.base_state, shape.opacity, &shape.draw_order, shape.multiply, shape.screen, weights[k]);
+      }
+    }
+    s.part_draw_order[pi] = state.draw_order;
+    // The isolated group composites with its composite's values, which the draw tree's
+    // channels for the group override.
+    ChannelState group;
+    group.opacity = pp.composite->opacity;
+    group.multiply = pp.composite->multiply;
+    group.screen = pp.composite->screen;
+    if (pp.draw_group >= 0) apply_channels(plan.draw_groups[static_cast<std::size_t>(pp.draw_group)].channels, values, group, scratch);
+    s.part_composite[pi] = {clamp01(group.opacity), group.multiply, group.screen};
+  }
+}
+
+void apply_glue(const Rig& rig, const ModelPlan& plan, InstanceState& s) {
+  const float* values = s.normalized.data();
+  for (std::size_t gi = 0; gi < rig.glues.size(); ++gi) {
+    const Glue& g = rig.glues[gi];
+    ChannelState state;
+    state.glue_intensity = g.intensity;
+    apply_channels(plan.glues[gi].channels, values, state, s.cells.data());
+    const float intensity = state.glue_intensity;
+    if (g.mesh_a == g.mesh_b) continue;
+    float* a = s.vertices.data() + plan.meshes[g.mesh_a].vertex_offset;
+    float* b = s.vertices.data() + plan.meshes[g.mesh_b].vertex_offset;
+    for (const GluePair& pair : g.pairs) {
+      // Both move from the pair's positions before this pair: each by its own weight.
+      for (int k = 0; k < 2; ++k) {
+        const float pa = a[pair.a * 2 + k], pb = b[pair.b * 2 + k];
+        a[pair.a * 2 + k] = pa + (pb - pa) * pair.weight_a * intensity;
+        b[pair.b * 2 + k] = pb + (pa - pb) * pair.weight_b * intensity;
+      }
+    }
+  }
+}
+
+void evaluate_core(const Model& model, InstanceState& s) {
+  const Rig& rig = model.rig();
+  const ModelPlan& plan = model.plan();
+  normalize_parameters(plan, s);
+  evaluate_deformers(rig, plan, s);
+  evaluate_meshes(rig, plan, s);
+  evaluate_parts(rig, plan, s);
+  apply_glue(rig, plan, s);
+  build_render_order(rig, plan, s);
+}
+
+}  // namespace p2l::eval

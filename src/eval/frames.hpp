@@ -1,0 +1,43 @@
+// Deformer frames: how a warp lattice or a rotation maps its children's points into its
+// parent's space (and, at the root, into canvas pixels).
+#pragma once
+
+#include "eval/state.hpp"
+
+namespace p2l::eval {
+
+// Warp: the unit square maps through the lattice cells (bilinear, or two triangles split
+// along the (1,0)-(0,1) diagonal); outside it, within [-2, 3]², a ring of virtual cells
+// whose extra points follow the lattice's mean affine frame, always as triangles; beyond
+// that, the affine frame alone. Computed in double precision.
+void finish_warp(Frame& frame);  // computes the affine frame from frame.points
+void map_warp(const Frame& frame, float u, float v, float& x, float& y);
+
+// Rotation: flips, then scale, then rotation by angle (degrees), then the origin.
+inline void map_rotation(const Frame& f, float x, float y, float& ox, float& oy) {
+  const float sx = (f.flip_x ? -x : x) * f.scale;
+  const float sy = (f.flip_y ? -y : y) * f.scale;
+  ox = f.origin_x + sx * f.cos - sy * f.sin;
+  oy = f.origin_y + sx * f.sin + sy * f.cos;
+}
+
+inline void map_point(const Frame& f, float x, float y, float& ox, float& oy) {
+  if (f.kind == DeformerKind::Warp)
+    map_warp(f, x, y, ox, oy);
+  else
+    map_rotation(f, x, y, ox, oy);
+}
+
+// The frame a rotation gives its children from its keyed pivot (in its parent's space):
+// the base angle adds to the keyed angle. Under a rotation the origin maps through the
+// parent, angles add and scales multiply, and a parent's vertical flip or negative scale
+// turns the child half way round. Under a warp the frame stays rigid: the origin maps
+// through the lattice, the angle turns with the lattice's direction measured toward the
+// point 0.1 above the pivot, and the scale is the nearest rotation's above the lattice.
+Frame rotation_frame(const Frame* parent, Pivot p, float base_angle, bool flip_x, bool flip_y);
+
+// Degrees to radians and back, rounded as single-precision constants.
+inline constexpr float kRadiansPerDegree = 3.14159265358979323846f / 180.0f;
+inline constexpr float kDegreesPerRadian = 57.2957795130823208767981548141051703f;
+
+}  // namespace p2l::eval

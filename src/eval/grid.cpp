@@ -1,0 +1,140 @@
+#include "eval/grid.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace p2l::eval {
+
+Span span_exact(std::span<const float> keys, float value) {
+  if (keys.empty()) return {};
+  const std::uint32_t last = static_cast<std::uint32_t>(keys.size() - 1);
+  if (last == 0 || value <= keys[0]) return {0, 0, 0.0f};
+  if (value >= keys[last]) return {last, last, 0.0f};
+  std::uint32_t j = 0;
+  while (j + 1 < last && keys[j + 1] <= value) ++j;
+  const float width = keys[j + 1] - keys[j];
+  const float t = width > 0.0f ? (value - keys[j]) / width : 0.0f;
+  return {j, j + 1, t};
+}
+
+Span span_snapped(std::span<const float> keys, float value) {
+  for (float k : keys)
+    if (std::fabs(value - k) < kKeySnap) return span_exact(keys, k);
+  return span_exact(keys, value);
+}
+
+void GridPlan::build(const std::vector<Axis>& axes, const std::vector<std::uint16_t>& coords, std::size_t cells) {
+  cells_ = cells;
+  axes_.clear();
+  std::uint64_t stride = 1;
+  for (const Axis& a : axes) {
+    axes_.push_back({a.parameter, a.keys.span(), stride});
+    stride *= std::max<std::uint64_t>(1, a.keys.size());
+  }
+  const std::uint64_t combinations = stride;
+  const std::size_t n = axes.size();
+  auto dense_number = [&](std::size_t c) {
+    std::uint64_t d = 0;
+    for (std::size_t a = 0; a < n; ++a) d += coords[c * n + a] * axes_[a].stride;
+    return d;
+  };
+  if (combinations <= 4 * static_cast<std::uint64_t>(cells) + 64) {
+    dense_.assign(static_cast<std::size_t>(combinations), std::numeric_limits<std::uint32_t>::max());
+    for (std::size_t c = 0; c < cells; ++c) dense_[static_cast<std::size_t>(dense_number(c))] = static_cast<std::uint32_t>(c);
+  } else {
+    sparse_.reserve(cells);
+    for (std::size_t c = 0; c < cells; ++c) sparse_.emplace_back(dense_number(c), static_cast<std::uint32_t>(c));
+    std::sort(sparse_.begin(), sparse_.end());
+  }
+}
+
+std::int64_t GridPlan::find(std::uint64_t dense) const {
+  if (!dense_.empty()) {
+    std::uint32_t cell = dense < dense_.size() ? dense_[static_cast<std::size_t>(dense)] : std::numeric_limits<std::uint32_t>::max();
+    return cell == std::numeric_limits<std::uint32_t>::max() ? std::int64_t{-1} : std::int64_t{cell};
+  }
+  auto it = std::lower_bound(sparse_.begin(), sparse_.end(), std::pair<std::uint64_t, std::uint32_t>{dense, 0});
+  return it != sparse_.end() && it->first == dense ? std::int64_t{it->second} : std::int64_t{-1};
+}
+
+std::size_t GridPlan::weights(const float* values, CellWeight* out) const {
+  if (cells_ == 0) return 0;
+  if (axes_.empty()) {
+    out[0] = {0, 1.0f};
+    return 1;
+  }
+  // Axes whose value sits on a key (or beyond the ends) take their lower key alone; only
+  // the others branch. Skipping the factor 1 of the former leaves every product unchanged.
+  constexpr std::size_t kMaxActive = 64;
+  std::uint32_t active[kMaxActive];
+  float t[kMaxActive];
+  std::size_t m = 0;
+  std::uint64_t base = 0;
+  for (const AxisPlan& a : axes_) {
+    Span s = span_snapped(a.keys, values[a.parameter]);
+    base += s.lo * a.stride;
+    if (s.hi != s.lo && m < kMaxActive) {
+      active[m] = static_cast<std::uint32_t>(&a - axes_.data());
+      t[m] = s.t;
+      ++m;
+    }
+  }
+  std::size_t count = 0;
+  // A full table bounds the corners by the key combinations; a sparse one may have far
+  // more corners than cells, and then the cells are walked instead.
+  if (!dense_.empty() || (m < 32 && (std::uint64_t{1} << m) <= cells_)) {
+    for (std::uint64_t corner = 0; corner < (std::uint64_t{1} << m); ++corner) {
+      float weight = 1.0f;
+      std::uint64_t dense = base;
+      for (std::size_t j = 0; j < m; ++j) {
+        if ((corner >> j) & 1) {
+          weight *= t[j];
+          dense += axes_[active[j]].stride;
+        } else {
+          weight *= 1.0f - t[j];
+        }
+      }
+      if (!(weight > 0.0f)) continue;
+      std::int64_t cell = find(dense);
+      if (cell >= 0) out[count++] = {static_cast<std::uint32_t>(cell), weight};
+    }
+    return count;
+  }
+  // The cell walk visits cells by ascending dense number, which is the corner order: an
+  // active axis has two keys or more, so each one's stride exceeds the sum of the strides
+  // of the active axes before it. The weights multiply in the same axis order as above.
+  for (const auto& [dense, cell] : sparse_) {
+    float weight = 1.0f;
+    bool inside = true;
+    std::size_t j = 0;
+    for (std::size_t a = 0; a < axes_.size() && inside; ++a) {
+      const AxisPlan& ax = axes_[a];
+      const std::uint64_t keys = std::max<std::size_t>(1, ax.keys.size());
+      const std::uint64_t k = (dense / ax.stride) % keys;
+      const std::uint64_t lo = (base / ax.stride) % keys;
+      if (j < m && active[j] == a) {
+        if (k == lo)
+          weight *= 1.0f - t[j];
+        else if (k == lo + 1)
+          weight *= t[j];
+        else
+          inside = false;
+        ++j;
+      } else if (k != lo) {
+        inside = false;
+      }
+    }
+    if (inside && weight > 0.0f) out[count++] = {cell, weight};
+  }
+  return count;
+}
+
+std::int64_t GridPlan::floor_cell(const float* values) const {
+  if (cells_ == 0) return -1;
+  std::uint64_t dense = 0;
+  for (const AxisPlan& a : axes_) dense += span_snapped(a.keys, values[a.parameter]).lo * a.stride;
+  return find(dense);
+}
+
+}  // namespace p2l::eval

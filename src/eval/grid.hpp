@@ -1,0 +1,72 @@
+// Keyform grids compiled for lookup: which cells contribute at a pose, and by how much.
+//
+// A grid's value at a pose is the multilinear blend of the cells at the corners of the
+// key interval each axis' parameter falls in. Keyform axes snap: a value within 0.001 of
+// a key takes that key exactly. A cell a sparse grid does not store counts as the zero
+// form; the weights of the stored ones are not renormalised.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "p2l/rig.hpp"
+
+namespace p2l::eval {
+
+inline constexpr float kKeySnap = 0.001f;
+
+// The bracketing keys of a value and the weight of the upper one.
+struct Span {
+  std::uint32_t lo = 0, hi = 0;
+  float t = 0;
+};
+
+// Without snapping: below the first key the first, above the last the last.
+Span span_exact(std::span<const float> keys, float value);
+// With keyform snapping (kKeySnap).
+Span span_snapped(std::span<const float> keys, float value);
+
+struct CellWeight {
+  std::uint32_t cell;
+  float weight;
+};
+
+struct AxisPlan {
+  std::uint32_t parameter;
+  std::span<const float> keys;
+  std::uint64_t stride;  // in dense cell numbers
+};
+
+class GridPlan {
+ public:
+  GridPlan() = default;
+  template <class F>
+  explicit GridPlan(const Grid<F>& grid) {
+    build(grid.axes, grid.coords, grid.cell_count());
+  }
+
+  std::size_t cell_count() const { return cells_; }
+  bool empty() const { return cells_ == 0; }
+
+  // Writes the contributing cells at [values] (normalised parameter values) into [out],
+  // in the canonical corner order (axis 0 varies fastest, lower before upper), and
+  // returns how many. [out] must hold cell_count() entries.
+  std::size_t weights(const float* values, CellWeight* out) const;
+  // The cell at or below [values] on every axis (flags hold until the next key), or -1.
+  std::int64_t floor_cell(const float* values) const;
+
+ private:
+  void build(const std::vector<Axis>& axes, const std::vector<std::uint16_t>& coords, std::size_t cells);
+  std::int64_t find(std::uint64_t dense) const;
+
+  std::vector<AxisPlan> axes_;
+  std::size_t cells_ = 0;
+  // Dense number -> cell: a full table when the key combinations are few compared with
+  // the cells, else a sorted list searched by bisection (memory stays proportional to
+  // the file whatever its keys multiply to).
+  std::vector<std::uint32_t> dense_;
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> sparse_;
+};
+
+}  // namespace p2l::eval

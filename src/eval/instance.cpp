@@ -1,0 +1,204 @@
+// Instance: buffers sized once, the core evaluation, the host layer over it (the rig's
+// opacity, part opacities, colour overrides) and the change flags hosts upload by.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "eval/evaluate.hpp"
+#include "eval/state.hpp"
+#include "p2l/eval.hpp"
+
+namespace p2l {
+namespace {
+
+bool same_bits(std::span<const float> a, std::span<const float> b) {
+  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0);
+}
+bool same_bits(const Rgb& a, const Rgb& b) { return std::memcmp(a.data(), b.data(), sizeof(Rgb)) == 0; }
+bool same_bits(float a, float b) { return std::memcmp(&a, &b, sizeof(float)) == 0; }
+
+float clamp01(float v) { return std::isfinite(v) ? std::clamp(v, 0.0f, 1.0f) : 1.0f; }
+
+// Multiplies each mesh's opacity by the host's opacities of the parts above it and by the
+// rig's; puts the host's colours in place of the evaluated ones (the mesh's own override,
+// else that of the nearest part above it that has one).
+void apply_host_layer(const Model& model, InstanceState& s) {
+  const std::size_t meshes = s.opacity.size();
+  const std::size_t parts = s.part_opacity.size();
+  bool any_part_opacity = false;
+  for (float o : s.part_opacity) any_part_opacity |= o != 1.0f;
+  if (any_part_opacity) {
+    for (std::size_t m = 0; m < meshes; ++m) {
+      float factor = 1.0f;
+      std::int32_t part = model.mesh_part(static_cast<std::uint32_t>(m));
+      for (std::size_t steps = 0; part >= 0 && steps <= parts; ++steps) {
+        factor *= s.part_opacity[static_cast<std::size_t>(part)];
+        part = model.part_parent(static_cast<std::uint32_t>(part));
+      }
+      if (factor != 1.0f) s.opacity[m] *= factor;
+    }
+  }
+  if (s.host_opacity != 1.0f)
+    for (float& o : s.opacity) o *= s.host_opacity;
+  if (s.any_color_override) {
+    for (std::size_t m = 0; m < meshes; ++m) {
+      const std::optional<ColorOverride>* colors = &s.mesh_colors[m];
+      std::int32_t part = model.mesh_part(static_cast<std::uint32_t>(m));
+      for (std::size_t steps = 0; !*colors && part >= 0 && steps <= parts; ++steps) {
+        colors = &s.part_colors[static_cast<std::size_t>(part)];
+        part = model.part_parent(static_cast<std::uint32_t>(part));
+      }
+      if (*colors) {
+        s.multiply[m] = (*colors)->multiply;
+        s.screen[m] = (*colors)->screen;
+      }
+    }
+  }
+}
+
+// Sets each mesh's change bits against what the evaluation before showed; the first
+// evaluation sets them all.
+void track_changes(const Model& model, InstanceState& s) {
+  const std::size_t n = s.opacity.size();
+  std::fill(s.place.begin(), s.place.end(), -1);
+  for (std::size_t k = 0; k < s.render_order.size(); ++k) s.place[s.render_order[k]] = static_cast<std::int32_t>(k);
+  const auto& plan = model.plan();
+  InstanceState::Shown& shown = s.shown;
+  for (std::size_t m = 0; m < n; ++m) {
+    const bool visible = s.place[m] >= 0 && s.opacity[m] > 0.0f;
+    std::uint32_t bits = visible ? kMeshVisible : 0;
+    const std::span<const float> now(s.vertices.data() + plan.meshes[m].vertex_offset, std::size_t{plan.meshes[m].vertex_count} * 2);
+    const std::span<const float> before(shown.vertices.data() + plan.meshes[m].vertex_offset, now.size());
+    if (!shown.valid) {
+      bits |= kMeshVisibilityChanged | kMeshOpacityChanged | kMeshDrawOrderChanged | kMeshRenderOrderChanged |
+              kMeshVerticesChanged | kMeshColorsChanged;
+    } else {
+      const bool was_visible = shown.place[m] >= 0 && shown.opacity[m] > 0.0f;
+      if (visible != was_visible) bits |= kMeshVisibilityChanged;
+      if (!same_bits(s.opacity[m], shown.opacity[m])) bits |= kMeshOpacityChanged;
+      if (!same_bits(s.draw_order[m], shown.draw_order[m])) bits |= kMeshDrawOrderChanged;
+      if (s.place[m] != shown.place[m]) bits |= kMeshRenderOrderChanged;
+      if (!same_bits(now, before)) bits |= kMeshVerticesChanged;
+      if (!same_bits(s.multiply[m], shown.multiply[m]) || !same_bits(s.screen[m], shown.screen[m]))
+        bits |= kMeshColorsChanged;
+    }
+    s.changes[m] = bits;
+  }
+  std::copy(s.vertices.begin(), s.vertices.end(), shown.vertices.begin());
+  std::copy(s.opacity.begin(), s.opacity.end(), shown.opacity.begin());
+  std::copy(s.draw_order.begin(), s.draw_order.end(), shown.draw_order.begin());
+  std::copy(s.multiply.begin(), s.multiply.end(), shown.multiply.begin());
+  std::copy(s.screen.begin(), s.screen.end(), shown.screen.begin());
+  std::copy(s.place.begin(), s.place.end(), shown.place.begin());
+  shown.valid = true;
+}
+
+}  // namespace
+
+Instance::Instance(std::shared_ptr<const Model> model) : model_(std::move(model)), state_(std::make_unique<InstanceState>()) {
+  const Rig& rig = model_->rig();
+  const eval::ModelPlan& plan = model_->plan();
+  InstanceState& s = *state_;
+  const std::size_t meshes = rig.meshes.size(), parts = rig.parts.size();
+  s.values.resize(rig.parameters.size());
+  for (std::size_t i = 0; i < rig.parameters.size(); ++i) s.values[i] = rig.parameters[i].default_value;
+  s.current = s.values;
+  s.normalized.resize(rig.parameters.size());
+  s.cells.resize(plan.max_cells);
+  s.frames.resize(rig.deformers.size());
+  s.deformer_opacity.resize(rig.deformers.size());
+  s.warp_points.resize(plan.warp_floats);
+  s.vertices.resize(plan.vertex_floats);
+  s.opacity.resize(meshes);
+  s.draw_order.resize(meshes);
+  s.multiply.resize(meshes);
+  s.screen.resize(meshes);
+  s.changes.resize(meshes);
+  s.render_order.reserve(meshes);
+  s.render_commands.reserve(plan.render_commands);
+  s.part_draw_order.resize(parts);
+  s.part_composite.resize(parts);
+  s.sort_scratch.resize(plan.sort_entries);
+  s.part_opacity.assign(parts, 1.0f);
+  s.mesh_colors.resize(meshes);
+  s.part_colors.resize(parts);
+  s.place.resize(meshes);
+  s.shown.vertices.resize(plan.vertex_floats);
+  s.shown.opacity.resize(meshes);
+  s.shown.draw_order.resize(meshes);
+  s.shown.multiply.resize(meshes);
+  s.shown.screen.resize(meshes);
+  s.shown.place.resize(meshes);
+  evaluate();
+}
+
+Instance::~Instance() = default;
+Instance::Instance(Instance&&) noexcept = default;
+Instance& Instance::operator=(Instance&&) noexcept = default;
+
+std::span<float> Instance::parameters() { return state_->values; }
+std::span<const float> Instance::parameters() const { return state_->values; }
+std::span<const float> Instance::current() const { return state_->current; }
+
+void Instance::evaluate() { evaluate_values(state_->values); }
+
+void Instance::evaluate_values(std::span<const float> values) {
+  InstanceState& s = *state_;
+  // Missing values take the defaults; extra ones are ignored.
+  const std::size_t n = s.current.size();
+  const std::size_t given = std::min(n, values.size());
+  if (values.data() != s.current.data()) std::copy(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(given), s.current.begin());
+  for (std::size_t i = given; i < n; ++i) s.current[i] = model_->rig().parameters[i].default_value;
+  eval::evaluate_core(*model_, s);
+  apply_host_layer(*model_, s);
+  track_changes(*model_, s);
+}
+
+std::span<const float> Instance::vertices(std::uint32_t mesh) const {
+  const auto& mp = model_->plan().meshes[mesh];
+  return {state_->vertices.data() + mp.vertex_offset, std::size_t{mp.vertex_count} * 2};
+}
+float Instance::opacity(std::uint32_t mesh) const { return state_->opacity[mesh]; }
+float Instance::draw_order(std::uint32_t mesh) const { return state_->draw_order[mesh]; }
+const Rgb& Instance::multiply(std::uint32_t mesh) const { return state_->multiply[mesh]; }
+const Rgb& Instance::screen(std::uint32_t mesh) const { return state_->screen[mesh]; }
+std::uint32_t Instance::changes(std::uint32_t mesh) const { return state_->changes[mesh]; }
+std::span<const std::uint32_t> Instance::render_order() const { return state_->render_order; }
+std::span<const std::int32_t> Instance::render_commands() const { return state_->render_commands; }
+const GroupComposite& Instance::part_composite(std::uint32_t part) const { return state_->part_composite[part]; }
+float Instance::part_draw_order(std::uint32_t part) const { return state_->part_draw_order[part]; }
+
+void Instance::set_opacity(float opacity) {
+  if (std::isfinite(opacity)) state_->host_opacity = std::clamp(opacity, 0.0f, 1.0f);
+}
+float Instance::host_opacity() const { return state_->host_opacity; }
+
+bool Instance::set_part_opacity(std::uint32_t part, float opacity) {
+  if (part >= state_->part_opacity.size() || !std::isfinite(opacity)) return false;
+  state_->part_opacity[part] = clamp01(opacity);
+  return true;
+}
+float Instance::part_opacity(std::uint32_t part) const { return state_->part_opacity[part]; }
+
+namespace {
+void refresh_override_flag(InstanceState& s) {
+  s.any_color_override = std::any_of(s.mesh_colors.begin(), s.mesh_colors.end(), [](const auto& c) { return c.has_value(); }) ||
+                         std::any_of(s.part_colors.begin(), s.part_colors.end(), [](const auto& c) { return c.has_value(); });
+}
+}  // namespace
+
+bool Instance::set_mesh_colors(std::uint32_t mesh, std::optional<ColorOverride> colors) {
+  if (mesh >= state_->mesh_colors.size()) return false;
+  state_->mesh_colors[mesh] = colors;
+  refresh_override_flag(*state_);
+  return true;
+}
+
+bool Instance::set_part_colors(std::uint32_t part, std::optional<ColorOverride> colors) {
+  if (part >= state_->part_colors.size()) return false;
+  state_->part_colors[part] = colors;
+  refresh_override_flag(*state_);
+  return true;
+}
+
+}  // namespace p2l

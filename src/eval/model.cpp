@@ -1,0 +1,243 @@
+// Model::create: compiles a Rig into its evaluation plan once, so that evaluating
+// finds every grid ready, every buffer laid out and the default pose measured.
+#include <algorithm>
+#include <cmath>
+
+#include "eval/channels.hpp"
+#include "eval/plan.hpp"
+#include "p2l/eval.hpp"
+
+namespace p2l {
+namespace eval {
+
+float normalize(const ParameterPlan& p, float value) {
+  if (!std::isfinite(value)) return p.default_value;
+  // A repeating range wraps what lies beyond it; both ends keep their value.
+  if (p.repeat && p.max > p.min && (value < p.min || value > p.max)) {
+    const float range = p.max - p.min;
+    float r = std::fmod(value - p.min, range);
+    if (r < 0.0f) r += range;
+    return r + p.min;
+  }
+  return std::clamp(value, std::min(p.min, p.max), std::max(p.min, p.max));
+}
+
+namespace {
+
+// The channel state of an object from its static values at [values].
+ChannelState state_at(const ChannelState& start, std::span<const ChannelPlan> channels, const float* values,
+                      std::vector<CellWeight>& scratch) {
+  ChannelState s = start;
+  apply_channels(channels, values, s, scratch.data());
+  return s;
+}
+
+template <class F>
+void sum_forms(const GridPlan& grid, const std::vector<F>& forms, const float* values, std::vector<CellWeight>& scratch,
+               std::vector<float>& out) {
+  const std::size_t n = grid.weights(values, scratch.data());
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto& form = forms[scratch[i].cell];
+    const std::size_t m = std::min(out.size(), form.size());
+    for (std::size_t k = 0; k < m; ++k) out[k] += form[k] * scratch[i].weight;
+  }
+}
+
+template <class F>
+void grow_cells(std::size_t& max_cells, const Grid<F>& g) {
+  max_cells = std::max(max_cells, g.cell_count());
+}
+void grow_cells(std::size_t& max_cells, const Channels& channels) {
+  for (const Channel& c : channels) max_cells = std::max(max_cells, c.grid.cell_count());
+}
+
+}  // namespace
+}  // namespace eval
+
+using namespace eval;
+
+Model::~Model() = default;
+
+ModelResult Model::create(std::shared_ptr<const Rig> rig_ptr) {
+  ModelResult result;
+  if (!rig_ptr) {
+    result.error = {ErrorCode::BadStructure, "", -1, false, "no rig to evaluate"};
+    return result;
+  }
+  if (Error e = validate(*rig_ptr); !e.ok()) {
+    result.error = e;
+    return result;
+  }
+  const Rig& rig = *rig_ptr;
+  auto plan = std::make_unique<ModelPlan>();
+  ModelPlan& p = *plan;
+
+  // Scratch sizes first: the default-pose measurements below use the scratch.
+  for (const Deformer& d : rig.deformers) {
+    if (d.lattice) grow_cells(p.max_cells, *d.lattice);
+    if (d.pivot) grow_cells(p.max_cells, *d.pivot);
+    grow_cells(p.max_cells, d.channels);
+  }
+  for (const Mesh& m : rig.meshes) {
+    if (m.keyforms) grow_cells(p.max_cells, *m.keyforms);
+    grow_cells(p.max_cells, m.channels);
+  }
+  for (const Part& part : rig.parts) grow_cells(p.max_cells, part.channels);
+  for (const Glue& g : rig.glues) grow_cells(p.max_cells, g.channels);
+  for (const DrawGroup& g : rig.draw_groups) grow_cells(p.max_cells, g.channels);
+  std::vector<CellWeight> scratch(p.max_cells);
+
+  for (const Parameter& q : rig.parameters) p.parameters.push_back({q.min, q.max, q.default_value, q.repeat});
+  for (const ParameterPlan& q : p.parameters) p.default_values.push_back(normalize(q, q.default_value));
+  const float* defaults = p.default_values.data();
+
+  for (const Deformer& d : rig.deformers) {
+    DeformerPlan dp;
+    dp.channels = plan_channels(d.channels);
+    ChannelState start;
+    start.opacity = d.opacity;
+    start.multiply = d.multiply;
+    start.screen = d.screen;
+    if (d.kind == DeformerKind::Rotation) {
+      start.flip_x = d.flip_x;
+      start.flip_y = d.flip_y;
+    }
+    dp.base_state = state_at(start, dp.channels, defaults, scratch);
+    if (d.kind == DeformerKind::Warp) {
+      dp.point_count = (d.columns + 1) * (d.rows + 1);
+      dp.points_offset = static_cast<std::uint32_t>(p.warp_floats);
+      p.warp_floats += std::size_t{dp.point_count} * 2;
+      if (d.lattice) dp.grid = GridPlan(*d.lattice);
+      if (!d.lattice_shapes.empty()) {
+        dp.base_points.assign(std::size_t{dp.point_count} * 2, 0.0f);
+        if (d.lattice) sum_forms(dp.grid, d.lattice->forms, defaults, scratch, dp.base_points);
+      }
+    } else {
+      if (d.pivot) dp.grid = GridPlan(*d.pivot);
+      if (!d.pivot_shapes.empty()) {
+        Pivot b{0, 0, 0, d.pivot ? 0.0f : 1.0f};
+        if (d.pivot) {
+          const std::size_t n = dp.grid.weights(defaults, scratch.data());
+          for (std::size_t i = 0; i < n; ++i) {
+            const Pivot& c = d.pivot->forms[scratch[i].cell];
+            const float w = scratch[i].weight;
+            b.x += c.x * w;
+            b.y += c.y * w;
+            b.angle += c.angle * w;
+            b.scale += c.scale * w;
+          }
+        }
+        dp.base_pivot = b;
+      }
+    }
+    p.deformers.push_back(std::move(dp));
+  }
+
+  for (std::size_t mi = 0; mi < rig.meshes.size(); ++mi) {
+    const Mesh& m = rig.meshes[mi];
+    MeshPlan mp;
+    mp.channels = plan_channels(m.channels);
+    mp.vertex_count = static_cast<std::uint32_t>(m.vertex_count());
+    mp.vertex_offset = static_cast<std::uint32_t>(p.vertex_floats);
+    p.vertex_floats += std::size_t{mp.vertex_count} * 2;
+    ChannelState start;
+    start.draw_order = m.draw_order;
+    start.opacity = m.opacity;
+    start.multiply = m.multiply;
+    start.screen = m.screen;
+    mp.base_state = state_at(start, mp.channels, defaults, scratch);
+    if (m.keyforms) mp.keyforms = GridPlan(*m.keyforms);
+    if (!m.shapes.empty()) {
+      mp.base_offsets.assign(std::size_t{mp.vertex_count} * 2, 0.0f);
+      if (m.keyforms) sum_forms(mp.keyforms, m.keyforms->forms, defaults, scratch, mp.base_offsets);
+    }
+    if (m.geometry && m.geometry->indices.u32().empty()) mp.indices = m.geometry->indices.to_vector();
+    p.meshes.push_back(std::move(mp));
+  }
+
+  p.parts.resize(rig.parts.size());
+  for (std::size_t i = 0; i < rig.parts.size(); ++i) {
+    const Part& part = rig.parts[i];
+    PartPlan& pp = p.parts[i];
+    pp.channels = plan_channels(part.channels);
+    ChannelState start;
+    start.draw_order = static_cast<float>(part.draw_order);
+    pp.base_state = state_at(start, pp.channels, defaults, scratch);
+    pp.composite = &part.composite;
+    for (const PartChild& c : part.children) {
+      if (c.kind == ChildKind::Mesh)
+        p.meshes[c.index].part = static_cast<std::int32_t>(i);
+      else
+        p.parts[c.index].parent = static_cast<std::int32_t>(i);
+    }
+  }
+
+  std::size_t sort_entries = 0;
+  for (std::size_t gi = 0; gi < rig.draw_groups.size(); ++gi) {
+    const DrawGroup& g = rig.draw_groups[gi];
+    DrawGroupPlan gp;
+    gp.channels = plan_channels(g.channels);
+    gp.sort_offset = static_cast<std::uint32_t>(sort_entries);
+    sort_entries += g.children.size();
+    if (g.part >= 0 && static_cast<std::size_t>(g.part) < p.parts.size()) {
+      PartPlan& pp = p.parts[static_cast<std::size_t>(g.part)];
+      if (pp.draw_group < 0) {
+        pp.draw_group = static_cast<std::int32_t>(gi);
+        if (g.composite) pp.composite = &*g.composite;
+      }
+    }
+    p.draw_groups.push_back(std::move(gp));
+  }
+  p.sort_entries = sort_entries;
+  // Every mesh at most once, plus an opening and a closing per group.
+  p.render_commands = rig.meshes.size() + 2 * rig.draw_groups.size();
+
+  // The meshes masking each part's group: its mask meshes, then the masking parts' meshes
+  // however deep, each once.
+  for (std::size_t i = 0; i < rig.parts.size(); ++i) {
+    PartPlan& pp = p.parts[i];
+    auto add = [&](std::uint32_t m) {
+      if (std::find(pp.group_masks.begin(), pp.group_masks.end(), m) == pp.group_masks.end()) pp.group_masks.push_back(m);
+    };
+    for (std::uint32_t m : pp.composite->mask_meshes) add(m);
+    std::vector<std::uint32_t> stack(pp.composite->mask_parts.begin(), pp.composite->mask_parts.end());
+    std::vector<bool> seen(rig.parts.size(), false);
+    while (!stack.empty()) {
+      const std::uint32_t q = stack.back();
+      stack.pop_back();
+      if (q >= rig.parts.size() || seen[q]) continue;
+      seen[q] = true;
+      for (const PartChild& c : rig.parts[q].children) {
+        if (c.kind == ChildKind::Mesh)
+          add(c.index);
+        else
+          stack.push_back(c.index);
+      }
+    }
+  }
+
+  p.glues.reserve(rig.glues.size());
+  for (const Glue& g : rig.glues) p.glues.push_back({plan_channels(g.channels)});
+
+  std::shared_ptr<Model> model(new Model());
+  model->rig_ = std::move(rig_ptr);
+  model->plan_ = std::move(plan);
+  result.model = std::move(model);
+  return result;
+}
+
+std::int32_t Model::mesh_part(std::uint32_t mesh) const { return plan_->meshes[mesh].part; }
+std::int32_t Model::part_parent(std::uint32_t part) const { return plan_->parts[part].parent; }
+
+std::span<const std::uint32_t> Model::mesh_indices(std::uint32_t mesh) const {
+  const Mesh& m = rig_->meshes[mesh];
+  if (!m.geometry) return {};
+  if (!m.geometry->indices.u32().empty()) return m.geometry->indices.u32().span();
+  return plan_->meshes[mesh].indices;
+}
+
+const Composite& Model::part_group_composite(std::uint32_t part) const { return *plan_->parts[part].composite; }
+std::span<const std::uint32_t> Model::part_group_masks(std::uint32_t part) const { return plan_->parts[part].group_masks; }
+std::span<const float> Model::default_values() const { return plan_->default_values; }
+
+}  // namespace p2l

@@ -1,0 +1,99 @@
+// The evaluation plan a Model compiles from its Rig once at load: grids ready for lookup,
+// the default-pose values blend shapes are measured from, buffer layouts, and the derived
+// tables hosts ask for. Immutable after Model::create; every Instance reads it.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "eval/grid.hpp"
+#include "p2l/rig.hpp"
+
+namespace p2l::eval {
+
+// The values channels and blend shapes act on for one object.
+struct ChannelState {
+  float draw_order = 0, opacity = 1;
+  Rgb multiply = kWhite, screen = kBlack;
+  bool flip_x = false, flip_y = false;
+  float glue_intensity = 1;
+};
+
+struct ChannelPlan {
+  ChannelType type;
+  ChannelKind kind;
+  GridPlan grid;
+  const Rgb* forms;  // the Rig's, one per cell
+};
+
+struct ParameterPlan {
+  float min, max, default_value;
+  bool repeat;
+};
+
+// A blend-shape binding's limits and keys; the shapes stay in the Rig.
+struct BindingPlan {
+  std::uint32_t parameter;
+  std::span<const float> keys;
+  std::uint32_t neutral;
+  const std::vector<Limit>* limits;
+};
+
+struct DeformerPlan {
+  std::vector<ChannelPlan> channels;
+  GridPlan grid;                     // lattice or pivot keyforms; empty when none
+  std::uint32_t points_offset = 0;   // warps: into InstanceState::warp_points
+  std::uint32_t point_count = 0;     // warps: (columns + 1) * (rows + 1)
+  // Blend shapes are measured from the default pose, which never changes: kept here.
+  ChannelState base_state;
+  std::vector<float> base_points;  // warps with shapes
+  Pivot base_pivot;                // rotations with shapes
+};
+
+struct MeshPlan {
+  std::vector<ChannelPlan> channels;
+  GridPlan keyforms;
+  std::uint32_t vertex_offset = 0;  // floats into InstanceState::vertices
+  std::uint32_t vertex_count = 0;
+  ChannelState base_state;
+  std::vector<float> base_offsets;  // meshes with shapes: keyform offsets at the defaults
+  std::vector<std::uint32_t> indices;  // widened copy when the file stores u16
+  std::int32_t part = -1;
+};
+
+struct PartPlan {
+  std::vector<ChannelPlan> channels;
+  ChannelState base_state;
+  std::int32_t parent = -1;
+  std::int32_t draw_group = -1;    // the first draw group showing this part
+  const Composite* composite = nullptr;  // the draw tree's, else the part's own
+  std::vector<std::uint32_t> group_masks;
+};
+
+struct GluePlan {
+  std::vector<ChannelPlan> channels;
+};
+
+struct DrawGroupPlan {
+  std::vector<ChannelPlan> channels;
+  std::uint32_t sort_offset = 0;  // into InstanceState::sort_scratch
+};
+
+struct ModelPlan {
+  std::vector<ParameterPlan> parameters;
+  std::vector<float> default_values;  // normalised
+  std::vector<DeformerPlan> deformers;
+  std::vector<MeshPlan> meshes;
+  std::vector<PartPlan> parts;
+  std::vector<GluePlan> glues;
+  std::vector<DrawGroupPlan> draw_groups;
+  // Buffer sizes every Instance allocates once.
+  std::size_t warp_floats = 0, vertex_floats = 0, max_cells = 1, sort_entries = 0, render_commands = 0;
+  std::size_t max_binding_shapes = 2;
+};
+
+// Wraps a repeating parameter's value beyond its range, clamps the others; a value that
+// is not finite takes the default.
+float normalize(const ParameterPlan& p, float value);
+
+}  // namespace p2l::eval

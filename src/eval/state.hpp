@@ -1,0 +1,82 @@
+// One Instance's mutable state: every buffer is sized when the instance is made, so an
+// evaluation only writes into memory it already has.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "eval/grid.hpp"
+#include "eval/plan.hpp"
+#include "p2l/eval.hpp"
+
+namespace p2l::eval {
+
+// Where a deformer places its children.
+struct Frame {
+  DeformerKind kind = DeformerKind::Warp;
+  // Rotation: a rigid frame.
+  float origin_x = 0, origin_y = 0, angle = 0, scale = 1;
+  bool flip_x = false, flip_y = false;
+  float sin = 0, cos = 1;  // of angle, computed once per evaluation
+  // Warp: its lattice points in canvas pixels (InstanceState::warp_points) and the mean
+  // affine frame that extends it outside the unit square. [scale] of a warp is the scale
+  // of the nearest rotation above it, which rotations inside the lattice inherit.
+  std::uint32_t columns = 1, rows = 1;
+  bool bilinear = false;
+  const float* points = nullptr;
+  double frame_c[2]{}, frame_ex[2]{}, frame_ey[2]{};
+};
+
+}  // namespace p2l::eval
+
+namespace p2l {
+
+struct InstanceState {
+  std::vector<float> values;   // host pose, raw
+  std::vector<float> current;  // what the last evaluation started from, raw
+  std::vector<float> normalized;
+  std::vector<eval::CellWeight> cells;  // grid weight scratch
+
+  // Deformers.
+  std::vector<eval::Frame> frames;
+  std::vector<float> deformer_opacity;
+  std::vector<float> warp_points;
+
+  // Meshes.
+  std::vector<float> vertices;
+  std::vector<float> opacity, draw_order;
+  std::vector<Rgb> multiply, screen;
+  std::vector<std::uint32_t> changes;
+  std::vector<std::uint32_t> render_order;
+  std::vector<std::int32_t> render_commands;
+
+  // Parts.
+  std::vector<float> part_draw_order;
+  std::vector<GroupComposite> part_composite;
+
+  // Draw-order sorting scratch: (key, child) per draw-tree child.
+  struct SortEntry {
+    std::int64_t key;
+    std::uint32_t position;  // the child's place in its group, for stability
+    DrawChild child;
+  };
+  std::vector<SortEntry> sort_scratch;
+
+  // The host layer.
+  float host_opacity = 1;
+  std::vector<float> part_opacity;
+  std::vector<std::optional<ColorOverride>> mesh_colors, part_colors;
+  bool any_color_override = false;
+
+  // What the evaluation before showed, for the change flags.
+  struct Shown {
+    std::vector<float> vertices, opacity, draw_order;
+    std::vector<Rgb> multiply, screen;
+    std::vector<std::int32_t> place;
+    bool valid = false;
+  } shown;
+  std::vector<std::int32_t> place;  // this evaluation's render place per mesh, -1 when not drawn
+};
+
+}  // namespace p2l
