@@ -1,0 +1,186 @@
+// Models and rigs: loading, creating, freeing, and what a failed rig reports.
+#include <new>
+#include <span>
+#include <string>
+#include <utility>
+
+#include "capi/handle.hpp"
+#include "p2l/format.hpp"
+
+namespace p2l::capi {
+
+void CStrings::add(const std::string& text) {
+  if (text.find('\0') == std::string::npos) {
+    pointers_.push_back(text.c_str());
+    return;
+  }
+  std::string copy;
+  copy.reserve(text.size());
+  for (char c : text)
+    if (c != '\0') copy.push_back(c);
+  cleaned_.push_back(std::move(copy));
+  pointers_.push_back(cleaned_.back().c_str());
+}
+
+std::shared_ptr<const ModelData> make_model_data(std::shared_ptr<const Model> model) {
+  auto data = std::make_shared<ModelData>();
+  data->model = std::move(model);
+  const Rig& rig = data->rig();
+
+  for (const Parameter& p : rig.parameters) {
+    data->parameter_ids.add(p.id);
+    data->parameter_names.add(p.name);
+  }
+  for (const Mesh& m : rig.meshes) {
+    data->mesh_ids.add(m.id);
+    data->mesh_names.add(m.name);
+  }
+  // A mesh's user data is the last record of kind 0 that targets it.
+  std::vector<const std::string*> user_data(rig.meshes.size(), nullptr);
+  for (const UserData& u : rig.user_data)
+    if (u.kind == 0 && u.target < user_data.size()) user_data[u.target] = &u.value;
+  for (const std::string* text : user_data) {
+    if (text != nullptr)
+      data->mesh_user_data.add(*text);
+    else
+      data->mesh_user_data.add_empty();
+  }
+  for (const Part& p : rig.parts) {
+    data->part_ids.add(p.id);
+    data->part_names.add(p.name);
+  }
+  for (const Texture& t : rig.textures) data->texture_uris.add(t.uri);
+  for (const HitArea& h : rig.hit_areas) {
+    data->hit_area_ids.add(h.id);
+    data->hit_area_names.add(h.name);
+  }
+  if (rig.gui) {
+    for (const GuiNode& n : rig.gui->nodes) {
+      data->gui_ids.add(n.id);
+      data->gui_names.add(n.name);
+      if (n.label == GuiLabel::Preset)
+        data->gui_presets.add(n.preset);
+      else
+        data->gui_presets.add_empty();
+    }
+  }
+  for (const MetaEntry& e : rig.meta) {
+    data->meta_keys.add(e.key);
+    data->meta_values.add(e.value);
+  }
+  return data;
+}
+
+void fail(const P2lRig& rig, const std::string& message) noexcept {
+  rig.failed = true;
+  try {
+    rig.failure = message;
+  } catch (...) {
+    rig.failure.clear();  // p2l_rig_failure falls back to a fixed text
+  }
+  try {
+    log(P2L_LOG_ERROR, ("The rig failed: " + message).c_str());
+  } catch (...) {
+    log(P2L_LOG_ERROR, "The rig failed");
+  }
+}
+
+namespace {
+
+// Loads [bytes] into a model's shared data; null with [message] set on failure.
+std::shared_ptr<const ModelData> load_model(const std::uint8_t* bytes, std::size_t len, std::uint32_t flags,
+                                            std::string& message) noexcept {
+  try {
+    if (bytes == nullptr) {
+      message = "No rig bytes";
+      return nullptr;
+    }
+    LoadOptions options;
+    options.verify_crc = (flags & P2L_LOAD_VERIFY_CRC) != 0;
+    options.borrow = false;  // the caller may free its bytes once the call returns
+    LoadResult loaded = load(std::span<const std::uint8_t>(bytes, len), options);
+    if (!loaded) {
+      message = loaded.error.to_string();
+      return nullptr;
+    }
+    ModelResult compiled = Model::create(loaded.rig);
+    if (!compiled) {
+      message = compiled.error.to_string();
+      return nullptr;
+    }
+    return make_model_data(std::move(compiled.model));
+  } catch (...) {
+    try {
+      message = "The rig could not be read: " + current_exception_message();
+    } catch (...) {
+      message.clear();
+    }
+    return nullptr;
+  }
+}
+
+// A rig on [data] at its defaults; null with [message] set when setting it up fails.
+P2lRig* create_rig(std::shared_ptr<const ModelData> data, std::string& message) noexcept {
+  try {
+    return new P2lRig(std::move(data));
+  } catch (...) {
+    try {
+      message = "The rig could not be set up: " + current_exception_message();
+    } catch (...) {
+      message.clear();
+    }
+    return nullptr;
+  }
+}
+
+// Reports a failed load or creation to the log and to the caller's buffer.
+void report(const std::string& message, char* error, std::size_t capacity) noexcept {
+  const char* text = message.empty() ? "Out of memory" : message.c_str();
+  log(P2L_LOG_ERROR, text);
+  write_error(text, error, capacity);
+}
+
+}  // namespace
+}  // namespace p2l::capi
+
+using namespace p2l::capi;
+
+extern "C" {
+
+P2lRig* p2l_rig_load(const uint8_t* bytes, size_t len, char* error, size_t error_capacity) {
+  return p2l_rig_load_ex(bytes, len, 0, error, error_capacity);
+}
+
+P2lRig* p2l_rig_load_ex(const uint8_t* bytes, size_t len, uint32_t flags, char* error, size_t error_capacity) {
+  std::string message;
+  auto data = load_model(bytes, len, flags, message);
+  P2lRig* rig = data ? create_rig(std::move(data), message) : nullptr;
+  if (rig == nullptr) report(message, error, error_capacity);
+  return rig;
+}
+
+P2lModel* p2l_model_load(const uint8_t* bytes, size_t len, uint32_t flags, char* error, size_t error_capacity) {
+  std::string message;
+  auto data = load_model(bytes, len, flags, message);
+  P2lModel* model = data ? new (std::nothrow) P2lModel{std::move(data)} : nullptr;
+  if (model == nullptr) report(message, error, error_capacity);
+  return model;
+}
+
+void p2l_model_free(P2lModel* model) { delete model; }
+
+P2lRig* p2l_rig_create(const P2lModel* model, char* error, size_t error_capacity) {
+  std::string message = "No model";
+  P2lRig* rig = model != nullptr ? create_rig(model->data, message) : nullptr;
+  if (rig == nullptr) report(message, error, error_capacity);
+  return rig;
+}
+
+void p2l_rig_free(P2lRig* rig) { delete rig; }
+
+const char* p2l_rig_failure(const P2lRig* rig) {
+  if (rig == nullptr || !rig->failed) return nullptr;
+  return rig->failure.empty() ? "The rig failed (out of memory)" : rig->failure.c_str();
+}
+
+}  // extern "C"
