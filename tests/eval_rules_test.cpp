@@ -332,10 +332,18 @@ TEST(EvalRules, OpacityClampsAtEveryLevelAndMultipliesDownTheChain) {
   p2l::Mesh m = mesh("m", 0, {0, 0, 1, 0, 0, 1});
   m.opacity = -0.5f;
   EXPECT_EQ(instance_of(rig({}, {w}, {m})).opacity(0), 0.0f);
-  // 1.5 clamps to 1 before the product: 1 * 0.5, not 0.75. Then W 0.5 > R 0.8 > mesh 0.5.
+  // Each level clamps before the product: 1.5 over 0.5 gives 1 * 0.5, not 0.75; 0.5 over
+  // 1.5 gives 0.5 * 1; 1 over -0.5 gives 0, not -0.5.
   w.opacity = 1.5f;
   m.opacity = 0.5f;
   EXPECT_EQ(instance_of(rig({}, {w}, {m})).opacity(0), 0.5f);
+  w.opacity = 0.5f;
+  m.opacity = 1.5f;
+  EXPECT_EQ(instance_of(rig({}, {w}, {m})).opacity(0), 0.5f);
+  w.opacity = 1.0f;
+  m.opacity = -0.5f;
+  EXPECT_EQ(instance_of(rig({}, {w}, {m})).opacity(0), 0.0f);
+  // Then W 0.5 > R 0.8 > mesh 0.5.
   w.opacity = 0.5f;
   p2l::Deformer r = rotation("R", 0, 0, single(p2l::Pivot{0.5f, 0.5f, 0, 1}));
   r.opacity = 0.8f;

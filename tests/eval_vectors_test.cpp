@@ -27,6 +27,7 @@ constexpr float kValueTolerance = 0.0f;
 struct VectorRun {
   std::string expected;  // file in expected/
   bool c_api;
+  friend void PrintTo(const VectorRun& r, std::ostream* os) { *os << r.expected; }
 };
 
 std::vector<VectorRun> runs() {
