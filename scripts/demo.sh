@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The main job: set up, build the p2lrt tool, build the bundled example rig from its JSON
-# form and show what it holds.
+# form, show what it holds and evaluate it at a pose.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
@@ -9,3 +9,6 @@ cmake --build build-release --target p2lrt
 mkdir -p out
 build-release/p2lrt build examples/rigs/hello.json -o out/hello.p2lrt
 build-release/p2lrt info out/hello.p2lrt
+echo
+echo "== evaluated with the head turned (ParamAngleX=30):"
+build-release/p2lrt eval out/hello.p2lrt --set ParamAngleX=30

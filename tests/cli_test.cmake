@@ -65,7 +65,19 @@ if(EXISTS "${VECTORS}/extras.p2lrt")
   expect_text("requires feature XREQ")
   run(1 info "${VECTORS}/bad_missing_draw.p2lrt")
   expect_text("Missing chunk DRAW")
+
+  # Evaluation at the original's pose chain.a gives its render order and commands.
+  run(0 eval "${VECTORS}/chain.p2lrt" --set ParamAngleX=12.5 --set ParamB=0.7 --set ParamSmile=0.4 --set ParamSpin=200)
+  expect_text("render order (back to front): [4,2,1,0]")
+  run(0 eval "${VECTORS}/chain.p2lrt" --json --set ParamAngleX=12.5 --set ParamB=0.7 --set ParamSmile=0.4 --set ParamSpin=200)
+  expect_text("\"render_commands\":[4,-3,2,-1,1,0]")
+  expect_text("\"vertices\":[145.41667,144.08333,268.33334,143.96667,159.15775,246.20818,243.4279,250.0392]")
+  run(2 eval "${VECTORS}/chain.p2lrt" --set ParamNope=1)
+  expect_text("no parameter \"ParamNope\"")
 endif()
+
+run(0 eval "${WORK}/hello.p2lrt" --set ParamAngleX=30)
+expect_text("MeshBody")
 
 run(1 validate "${WORK}/does-not-exist.p2lrt")
 expect_text("cannot open")

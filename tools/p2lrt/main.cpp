@@ -11,6 +11,7 @@
 
 #include "p2l/format.hpp"
 #include "p2l/json.hpp"
+#include "p2lrt/eval_command.hpp"
 #include "p2lrt/info.hpp"
 
 namespace {
@@ -90,7 +91,7 @@ int write_rig(const p2l::Rig& rig, const WriteFlags& flags, const std::string& o
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"p2lrt: inspect, check, convert and author .p2lrt rigs"};
+  CLI::App app{"p2lrt: inspect, check, evaluate, convert and author .p2lrt rigs"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("p2lrt 0.1.0, reads ") + p2l::format_support());
 
@@ -123,6 +124,13 @@ int main(int argc, char** argv) {
   build->add_option("-o,--output", out_path, "The output .p2lrt")->required();
   build_flags.add_to(build);
 
+  std::vector<std::string> settings;
+  bool eval_json = false;
+  auto* evaluate = app.add_subcommand("eval", "Evaluate a rig at a pose and show every mesh's opacity, order and bounds");
+  evaluate->add_option("FILE", in_path, "A .p2lrt file")->required();
+  evaluate->add_option("--set", settings, "PARAMETER_ID=VALUE (repeatable); the others stay at their defaults");
+  evaluate->add_flag("--json", eval_json, "Every output as JSON, vertices included (canvas pixels, y down)");
+
   auto* support = app.add_subcommand("support", "Print the format versions and chunks this build reads");
 
   CLI11_PARSE(app, argc, argv);
@@ -149,6 +157,10 @@ int main(int argc, char** argv) {
   if (*convert) {
     auto rig = load_or_report(in_path, bytes, false, true);
     return rig ? write_rig(*rig, convert_flags, out_path) : 1;
+  }
+  if (*evaluate) {
+    auto rig = load_or_report(in_path, bytes, false);
+    return rig ? p2lrt::print_evaluation(std::cout, rig, settings, eval_json) : 1;
   }
   if (*dump) {
     auto rig = load_or_report(in_path, bytes, false);
