@@ -7,6 +7,8 @@
 //     and re-writing that reload must give the very same bytes;
 //   - version 2 with stripped names, version 2 "publish" (lossy f16/unorm16 arrays) and
 //     version 1 (core content only) must load.
+// A rig that loads is also evaluated (p2l::Model, p2l::Instance) at its defaults and at poses
+// drawn from the input, extremes included, by two instances that must agree bit for bit.
 // A broken expectation prints what differed and traps, which libFuzzer records as a crash.
 #include <cstddef>
 #include <cstdint>
@@ -15,6 +17,12 @@
 #include <string>
 #include <vector>
 
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <limits>
+
+#include "p2l/eval.hpp"
 #include "p2l/format.hpp"
 #include "p2l/rig.hpp"
 
@@ -124,6 +132,36 @@ void round_trip(const p2l::Rig& rig, const Form& form) {
     fail("writing is not deterministic", std::string(form.name) + ": equal rigs give different bytes");
 }
 
+// Evaluates the rig at its defaults and at poses taken from the input's bytes: values in and
+// beyond each range, keys exactly, NaN and infinities. Two instances must agree.
+void evaluate(const std::shared_ptr<const p2l::Rig>& rig, std::span<const std::uint8_t> bytes) {
+  auto model = p2l::Model::create(rig);
+  if (!model) fail("a loaded rig does not compile for evaluation", model.error.to_string());
+  p2l::Instance a(model.model), b(model.model);
+  const float specials[] = {std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity(),
+                            -std::numeric_limits<float>::infinity(), 1e30f, -1e30f, 0.0f};
+  for (std::size_t pose = 0; pose < 4; ++pose) {
+    const std::size_t n = rig->parameters.size();
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::uint8_t byte = bytes.empty() ? 0 : bytes[(pose * 131 + i * 7) % bytes.size()];
+      const p2l::Parameter& p = rig->parameters[i];
+      float v = byte < 12 ? specials[byte % 6] : p.min + (p.max - p.min) * (static_cast<float>(byte) - 64.0f) / 128.0f;
+      a.parameters()[i] = b.parameters()[i] = v;
+    }
+    a.evaluate();
+    b.evaluate();
+    for (std::uint32_t m = 0; m < rig->meshes.size(); ++m) {
+      auto va = a.vertices(m), vb = b.vertices(m);
+      if (std::memcmp(va.data(), vb.data(), va.size_bytes()) != 0 ||
+          std::bit_cast<std::uint32_t>(a.opacity(m)) != std::bit_cast<std::uint32_t>(b.opacity(m)))
+        fail("two instances of one model disagree", "mesh " + std::to_string(m));
+    }
+    if (a.render_order().size() != b.render_order().size() ||
+        !std::equal(a.render_order().begin(), a.render_order().end(), b.render_order().begin()))
+      fail("two instances of one model disagree", "render order");
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -144,6 +182,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     fail("CRC verification changes the loaded rig", first_difference(*copied.rig, *checked.rig));
 
   if (!copied) return 0;
+  evaluate(copied.rig, bytes);
   static const std::vector<Form> kForms = forms();
   if (size <= kAllFormsUpTo) {
     for (const Form& form : kForms) round_trip(*copied.rig, form);

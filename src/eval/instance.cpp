@@ -114,7 +114,7 @@ Instance::Instance(std::shared_ptr<const Model> model) : model_(std::move(model)
   s.multiply.resize(meshes);
   s.screen.resize(meshes);
   s.changes.resize(meshes);
-  s.render_order.reserve(meshes);
+  s.render_order.reserve(plan.sort_entries);
   s.render_commands.reserve(plan.render_commands);
   s.part_draw_order.resize(parts);
   s.part_composite.resize(parts);

@@ -189,8 +189,9 @@ ModelResult Model::create(std::shared_ptr<const Rig> rig_ptr) {
     p.draw_groups.push_back(std::move(gp));
   }
   p.sort_entries = sort_entries;
-  // Every mesh at most once, plus an opening and a closing per group.
-  p.render_commands = rig.meshes.size() + 2 * rig.draw_groups.size();
+  // Every draw-tree child at most once (a file may list a mesh twice), plus an opening and
+  // a closing per group.
+  p.render_commands = sort_entries + 2 * rig.draw_groups.size();
 
   // The meshes masking each part's group: its mask meshes, then the masking parts' meshes
   // however deep, each once.
