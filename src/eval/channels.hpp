@@ -31,6 +31,17 @@ float piecewise(const std::vector<std::array<float, 2>>& points, float x);
 template <class S>
 std::size_t binding_weights(const Binding<S>& binding, const float* values, std::uint32_t out_key[2], float out_weight[2]);
 
+// Calls apply(shape, weight) for every shape the bindings mix at [values], in file order.
+template <class S, class F>
+void for_each_shape(const std::vector<Binding<S>>& bindings, const float* values, F&& apply) {
+  for (const Binding<S>& b : bindings) {
+    std::uint32_t keys[2];
+    float weights[2];
+    const std::size_t n = binding_weights(b, values, keys, weights);
+    for (std::size_t k = 0; k < n; ++k) apply(*b.shapes[keys[k]], weights[k]);
+  }
+}
+
 }  // namespace p2l::eval
 
 #include "eval/channels_inl.hpp"

@@ -8,40 +8,13 @@
 
 #include "eval/channels.hpp"
 #include "eval/draw_order.hpp"
+#include "eval/forms.hpp"
 #include "eval/frames.hpp"
 
 namespace p2l::eval {
 namespace {
 
 float clamp01(float v) { return v < 0.0f ? 0.0f : (v > 1.0f ? 1.0f : v); }
-
-// Adds the grid's blended forms at [values] into out[0..n).
-template <class F>
-void add_forms(const GridPlan& grid, const std::vector<F>& forms, const float* values, CellWeight* scratch, float* out,
-               std::size_t n) {
-  const std::size_t count = grid.weights(values, scratch);
-  for (std::size_t i = 0; i < count; ++i) {
-    const auto& form = forms[scratch[i].cell];
-    const float w = scratch[i].weight;
-    const std::size_t m = std::min(n, form.size());
-    for (std::size_t k = 0; k < m; ++k) out[k] += form[k] * w;
-  }
-}
-
-Pivot pivot_at(const Deformer& d, const GridPlan& grid, const float* values, CellWeight* scratch) {
-  if (!d.pivot) return Pivot{0, 0, 0, 1};
-  Pivot p{0, 0, 0, 0};
-  const std::size_t n = grid.weights(values, scratch);
-  for (std::size_t i = 0; i < n; ++i) {
-    const Pivot& c = d.pivot->forms[scratch[i].cell];
-    const float w = scratch[i].weight;
-    p.x += c.x * w;
-    p.y += c.y * w;
-    p.angle += c.angle * w;
-    p.scale += c.scale * w;
-  }
-  return p;
-}
 
 }  // namespace
 
@@ -56,14 +29,7 @@ void evaluate_deformers(const Rig& rig, const ModelPlan& plan, InstanceState& s)
     const Deformer& d = rig.deformers[i];
     const DeformerPlan& dp = plan.deformers[i];
     const Frame* parent = d.parent >= 0 ? &s.frames[static_cast<std::size_t>(d.parent)] : nullptr;
-    ChannelState state;
-    state.opacity = d.opacity;
-    state.multiply = d.multiply;
-    state.screen = d.screen;
-    if (d.kind == DeformerKind::Rotation) {
-      state.flip_x = d.flip_x;
-      state.flip_y = d.flip_y;
-    }
+    ChannelState state = static_state(d);
     apply_channels(dp.channels, values, state, scratch);
     Frame frame;
     if (d.kind == DeformerKind::Warp) {
@@ -71,18 +37,11 @@ void evaluate_deformers(const Rig& rig, const ModelPlan& plan, InstanceState& s)
       const std::size_t n = std::size_t{dp.point_count} * 2;
       std::fill(points, points + n, 0.0f);
       if (d.lattice) add_forms(dp.grid, d.lattice->forms, values, scratch, points, n);
-      for (const Binding<LatticeShape>& b : d.lattice_shapes) {
-        std::uint32_t keys[2];
-        float weights[2];
-        const std::size_t count = binding_weights(b, values, keys, weights);
-        for (std::size_t k = 0; k < count; ++k) {
-          const LatticeShape& shape = *b.shapes[keys[k]];
-          const float w = weights[k];
-          const std::size_t m = std::min(n, shape.points.size());
-          for (std::size_t j = 0; j < m; ++j) points[j] += (shape.points[j] - dp.base_points[j]) * w;
-          toward(state, dp.base_state, shape.opacity, nullptr, shape.multiply, shape.screen, w);
-        }
-      }
+      for_each_shape(d.lattice_shapes, values, [&](const LatticeShape& shape, float w) {
+        const std::size_t m = std::min(n, shape.points.size());
+        for (std::size_t j = 0; j < m; ++j) points[j] += (shape.points[j] - dp.base_points[j]) * w;
+        toward(state, dp.base_state, shape.opacity, nullptr, shape.multiply, shape.screen, w);
+      });
       if (parent)
         for (std::size_t j = 0; j < n; j += 2) map_point(*parent, points[j], points[j + 1], points[j], points[j + 1]);
       frame.kind = DeformerKind::Warp;
@@ -94,20 +53,13 @@ void evaluate_deformers(const Rig& rig, const ModelPlan& plan, InstanceState& s)
       finish_warp(frame);
     } else {
       Pivot p = pivot_at(d, dp.grid, values, scratch);
-      for (const Binding<PivotShape>& b : d.pivot_shapes) {
-        std::uint32_t keys[2];
-        float weights[2];
-        const std::size_t count = binding_weights(b, values, keys, weights);
-        for (std::size_t k = 0; k < count; ++k) {
-          const PivotShape& shape = *b.shapes[keys[k]];
-          const float w = weights[k];
-          p.x += (shape.pivot.x - dp.base_pivot.x) * w;
-          p.y += (shape.pivot.y - dp.base_pivot.y) * w;
-          p.angle += (shape.pivot.angle - dp.base_pivot.angle) * w;
-          p.scale += (shape.pivot.scale - dp.base_pivot.scale) * w;
-          toward(state, dp.base_state, shape.opacity, nullptr, shape.multiply, shape.screen, w);
-        }
-      }
+      for_each_shape(d.pivot_shapes, values, [&](const PivotShape& shape, float w) {
+        p.x += (shape.pivot.x - dp.base_pivot.x) * w;
+        p.y += (shape.pivot.y - dp.base_pivot.y) * w;
+        p.angle += (shape.pivot.angle - dp.base_pivot.angle) * w;
+        p.scale += (shape.pivot.scale - dp.base_pivot.scale) * w;
+        toward(state, dp.base_state, shape.opacity, nullptr, shape.multiply, shape.screen, w);
+      });
       frame = rotation_frame(parent, p, d.base_angle, state.flip_x, state.flip_y);
     }
     // Each level clamps before multiplying, so no level carries another below transparent.
@@ -123,11 +75,7 @@ void evaluate_meshes(const Rig& rig, const ModelPlan& plan, InstanceState& s) {
   for (std::size_t mi = 0; mi < rig.meshes.size(); ++mi) {
     const Mesh& m = rig.meshes[mi];
     const MeshPlan& mp = plan.meshes[mi];
-    ChannelState state;
-    state.draw_order = m.draw_order;
-    state.opacity = m.opacity;
-    state.multiply = m.multiply;
-    state.screen = m.screen;
+    ChannelState state = static_state(m);
     apply_channels(mp.channels, values, state, scratch);
     float* out = s.vertices.data() + mp.vertex_offset;
     const std::size_t n = std::size_t{mp.vertex_count} * 2;
@@ -135,19 +83,12 @@ void evaluate_meshes(const Rig& rig, const ModelPlan& plan, InstanceState& s) {
       std::memcpy(out, m.geometry->positions.data(), n * sizeof(float));
       if (m.keyforms) add_forms(mp.keyforms, m.keyforms->forms, values, scratch, out, n);
     }
-    for (const Binding<MeshShape>& b : m.shapes) {
-      std::uint32_t keys[2];
-      float weights[2];
-      const std::size_t count = binding_weights(b, values, keys, weights);
-      for (std::size_t k = 0; k < count; ++k) {
-        const MeshShape& shape = *b.shapes[keys[k]];
-        const float w = weights[k];
-        // Mesh shapes hold target offsets: they replace the offsets the default pose has.
-        const std::size_t len = std::min(n, shape.deltas.size());
-        for (std::size_t j = 0; j < len; ++j) out[j] += (shape.deltas[j] - mp.base_offsets[j]) * w;
-        toward(state, mp.base_state, shape.opacity, &shape.draw_order, shape.multiply, shape.screen, w);
-      }
-    }
+    for_each_shape(m.shapes, values, [&](const MeshShape& shape, float w) {
+      // Mesh shapes hold target offsets: they replace the offsets the default pose has.
+      const std::size_t len = std::min(n, shape.deltas.size());
+      for (std::size_t j = 0; j < len; ++j) out[j] += (shape.deltas[j] - mp.base_offsets[j]) * w;
+      toward(state, mp.base_state, shape.opacity, &shape.draw_order, shape.multiply, shape.screen, w);
+    });
     if (m.parent >= 0) {
       const Frame& f = s.frames[static_cast<std::size_t>(m.parent)];
       for (std::size_t j = 0; j < n; j += 2) map_point(f, out[j], out[j + 1], out[j], out[j + 1]);
@@ -166,18 +107,11 @@ void evaluate_parts(const Rig& rig, const ModelPlan& plan, InstanceState& s) {
   for (std::size_t pi = 0; pi < rig.parts.size(); ++pi) {
     const Part& part = rig.parts[pi];
     const PartPlan& pp = plan.parts[pi];
-    ChannelState state;
-    state.draw_order = static_cast<float>(part.draw_order);
+    ChannelState state = static_state(part);
     apply_channels(pp.channels, values, state, scratch);
-    for (const Binding<PartShape>& b : part.shapes) {
-      std::uint32_t keys[2];
-      float weights[2];
-      const std::size_t count = binding_weights(b, values, keys, weights);
-      for (std::size_t k = 0; k < count; ++k) {
-        const PartShape& shape = *b.shapes[keys[k]];
-        toward(state, pp.base_state, shape.opacity, &shape.draw_order, shape.multiply, shape.screen, weights[k]);
-      }
-    }
+    for_each_shape(part.shapes, values, [&](const PartShape& shape, float w) {
+      toward(state, pp.base_state, shape.opacity, &shape.draw_order, shape.multiply, shape.screen, w);
+    });
     s.part_draw_order[pi] = state.draw_order;
     // The isolated group composites with its composite's values, which the draw tree's
     // channels for the group override.

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "eval/channels.hpp"
+#include "eval/forms.hpp"
 #include "eval/plan.hpp"
 #include "p2l/eval.hpp"
 
@@ -30,17 +31,6 @@ ChannelState state_at(const ChannelState& start, std::span<const ChannelPlan> ch
   ChannelState s = start;
   apply_channels(channels, values, s, scratch.data());
   return s;
-}
-
-template <class F>
-void sum_forms(const GridPlan& grid, const std::vector<F>& forms, const float* values, std::vector<CellWeight>& scratch,
-               std::vector<float>& out) {
-  const std::size_t n = grid.weights(values, scratch.data());
-  for (std::size_t i = 0; i < n; ++i) {
-    const auto& form = forms[scratch[i].cell];
-    const std::size_t m = std::min(out.size(), form.size());
-    for (std::size_t k = 0; k < m; ++k) out[k] += form[k] * scratch[i].weight;
-  }
 }
 
 template <class F>
@@ -94,15 +84,7 @@ ModelResult Model::create(std::shared_ptr<const Rig> rig_ptr) {
   for (const Deformer& d : rig.deformers) {
     DeformerPlan dp;
     dp.channels = plan_channels(d.channels);
-    ChannelState start;
-    start.opacity = d.opacity;
-    start.multiply = d.multiply;
-    start.screen = d.screen;
-    if (d.kind == DeformerKind::Rotation) {
-      start.flip_x = d.flip_x;
-      start.flip_y = d.flip_y;
-    }
-    dp.base_state = state_at(start, dp.channels, defaults, scratch);
+    dp.base_state = state_at(static_state(d), dp.channels, defaults, scratch);
     if (d.kind == DeformerKind::Warp) {
       dp.point_count = (d.columns + 1) * (d.rows + 1);
       dp.points_offset = static_cast<std::uint32_t>(p.warp_floats);
@@ -110,24 +92,12 @@ ModelResult Model::create(std::shared_ptr<const Rig> rig_ptr) {
       if (d.lattice) dp.grid = GridPlan(*d.lattice);
       if (!d.lattice_shapes.empty()) {
         dp.base_points.assign(std::size_t{dp.point_count} * 2, 0.0f);
-        if (d.lattice) sum_forms(dp.grid, d.lattice->forms, defaults, scratch, dp.base_points);
+        if (d.lattice) add_forms(dp.grid, d.lattice->forms, defaults, scratch.data(), dp.base_points.data(), dp.base_points.size());
       }
     } else {
       if (d.pivot) dp.grid = GridPlan(*d.pivot);
       if (!d.pivot_shapes.empty()) {
-        Pivot b{0, 0, 0, d.pivot ? 0.0f : 1.0f};
-        if (d.pivot) {
-          const std::size_t n = dp.grid.weights(defaults, scratch.data());
-          for (std::size_t i = 0; i < n; ++i) {
-            const Pivot& c = d.pivot->forms[scratch[i].cell];
-            const float w = scratch[i].weight;
-            b.x += c.x * w;
-            b.y += c.y * w;
-            b.angle += c.angle * w;
-            b.scale += c.scale * w;
-          }
-        }
-        dp.base_pivot = b;
+        dp.base_pivot = pivot_at(d, dp.grid, defaults, scratch.data());
       }
     }
     p.deformers.push_back(std::move(dp));
@@ -140,16 +110,11 @@ ModelResult Model::create(std::shared_ptr<const Rig> rig_ptr) {
     mp.vertex_count = static_cast<std::uint32_t>(m.vertex_count());
     mp.vertex_offset = static_cast<std::uint32_t>(p.vertex_floats);
     p.vertex_floats += std::size_t{mp.vertex_count} * 2;
-    ChannelState start;
-    start.draw_order = m.draw_order;
-    start.opacity = m.opacity;
-    start.multiply = m.multiply;
-    start.screen = m.screen;
-    mp.base_state = state_at(start, mp.channels, defaults, scratch);
+    mp.base_state = state_at(static_state(m), mp.channels, defaults, scratch);
     if (m.keyforms) mp.keyforms = GridPlan(*m.keyforms);
     if (!m.shapes.empty()) {
       mp.base_offsets.assign(std::size_t{mp.vertex_count} * 2, 0.0f);
-      if (m.keyforms) sum_forms(mp.keyforms, m.keyforms->forms, defaults, scratch, mp.base_offsets);
+      if (m.keyforms) add_forms(mp.keyforms, m.keyforms->forms, defaults, scratch.data(), mp.base_offsets.data(), mp.base_offsets.size());
     }
     if (m.geometry && m.geometry->indices.u32().empty()) mp.indices = m.geometry->indices.to_vector();
     p.meshes.push_back(std::move(mp));
@@ -160,9 +125,7 @@ ModelResult Model::create(std::shared_ptr<const Rig> rig_ptr) {
     const Part& part = rig.parts[i];
     PartPlan& pp = p.parts[i];
     pp.channels = plan_channels(part.channels);
-    ChannelState start;
-    start.draw_order = static_cast<float>(part.draw_order);
-    pp.base_state = state_at(start, pp.channels, defaults, scratch);
+    pp.base_state = state_at(static_state(part), pp.channels, defaults, scratch);
     pp.composite = &part.composite;
     for (const PartChild& c : part.children) {
       if (c.kind == ChildKind::Mesh)
