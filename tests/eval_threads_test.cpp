@@ -1,6 +1,6 @@
 // One immutable model, many instances on many threads: every thread's results must be
-// bit-identical to the same poses evaluated on one thread. Run under ThreadSanitizer too
-// (scripts/test.sh --tsan) to catch a shared write that happens to give equal bits.
+// bit-identical to the same poses evaluated on one thread. Equal bits can hide a shared
+// write; ThreadSanitizer finds those (the closing note of issue 3 has the command).
 #include <gtest/gtest.h>
 
 #include <cstring>
