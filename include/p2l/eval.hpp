@@ -86,7 +86,7 @@ struct GroupComposite {
   Rgb multiply = kWhite, screen = kBlack;
 };
 
-// Host colours in place of the evaluated ones (issue: p2l_set_mesh_colors).
+// Colours a host puts in place of a mesh's evaluated ones (p2l_set_mesh_colors).
 struct ColorOverride {
   Rgb multiply = kWhite, screen = kBlack;
 };

@@ -31,14 +31,6 @@ struct ParameterPlan {
   bool repeat;
 };
 
-// A blend-shape binding's limits and keys; the shapes stay in the Rig.
-struct BindingPlan {
-  std::uint32_t parameter;
-  std::span<const float> keys;
-  std::uint32_t neutral;
-  const std::vector<Limit>* limits;
-};
-
 struct DeformerPlan {
   std::vector<ChannelPlan> channels;
   GridPlan grid;                     // lattice or pivot keyforms; empty when none
@@ -89,7 +81,6 @@ struct ModelPlan {
   std::vector<DrawGroupPlan> draw_groups;
   // Buffer sizes every Instance allocates once.
   std::size_t warp_floats = 0, vertex_floats = 0, max_cells = 1, sort_entries = 0, render_commands = 0;
-  std::size_t max_binding_shapes = 2;
 };
 
 // Wraps a repeating parameter's value beyond its range, clamps the others; a value that
