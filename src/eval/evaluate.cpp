@@ -42,8 +42,7 @@ void evaluate_deformers(const Rig& rig, const ModelPlan& plan, InstanceState& s)
         for (std::size_t j = 0; j < m; ++j) points[j] += (shape.points[j] - dp.base_points[j]) * w;
         toward(state, dp.base_state, shape.opacity, nullptr, shape.multiply, shape.screen, w);
       });
-      if (parent)
-        for (std::size_t j = 0; j < n; j += 2) map_point(*parent, points[j], points[j + 1], points[j], points[j + 1]);
+      if (parent) map_points(*parent, points, n);
       frame.kind = DeformerKind::Warp;
       frame.columns = d.columns;
       frame.rows = d.rows;
@@ -89,10 +88,7 @@ void evaluate_meshes(const Rig& rig, const ModelPlan& plan, InstanceState& s) {
       for (std::size_t j = 0; j < len; ++j) out[j] += (shape.deltas[j] - mp.base_offsets[j]) * w;
       toward(state, mp.base_state, shape.opacity, &shape.draw_order, shape.multiply, shape.screen, w);
     });
-    if (m.parent >= 0) {
-      const Frame& f = s.frames[static_cast<std::size_t>(m.parent)];
-      for (std::size_t j = 0; j < n; j += 2) map_point(f, out[j], out[j + 1], out[j], out[j + 1]);
-    }
+    if (m.parent >= 0) map_points(s.frames[static_cast<std::size_t>(m.parent)], out, n);
     const float inherited = m.parent >= 0 ? s.deformer_opacity[static_cast<std::size_t>(m.parent)] : 1.0f;
     s.opacity[mi] = clamp01(state.opacity) * inherited;
     s.draw_order[mi] = state.draw_order;

@@ -28,6 +28,11 @@ inline void map_point(const Frame& f, float x, float y, float& ox, float& oy) {
     map_rotation(f, x, y, ox, oy);
 }
 
+// Maps n/2 points (x, y interleaved) through the frame in place.
+inline void map_points(const Frame& f, float* xy, std::size_t n) {
+  for (std::size_t j = 0; j + 1 < n; j += 2) map_point(f, xy[j], xy[j + 1], xy[j], xy[j + 1]);
+}
+
 // The frame a rotation gives its children from its keyed pivot (in its parent's space):
 // the base angle adds to the keyed angle. Under a rotation the origin maps through the
 // parent, angles add and scales multiply, and a parent's vertical flip or negative scale
