@@ -8,7 +8,9 @@
 #include <fstream>
 #include <iterator>
 
+#include "import/moc3_bindings.hpp"
 #include "import/moc3_file.hpp"
+#include <map>
 
 namespace {
 
@@ -90,6 +92,106 @@ TEST(Moc3File, EveryTruncationIsRefusedWithoutReadingPastTheEnd) {
   }
 }
 
+
+// A version-1 file with the given counts and arrays (slot -> bytes); arrays go after the
+// canvas, 64-byte aligned, and every other slot points at the end.
+std::vector<std::uint8_t> moc3_with(const std::map<int, std::uint32_t>& counts, const std::map<int, std::vector<std::uint8_t>>& arrays) {
+  auto b = empty_moc3();
+  for (auto [c, n] : counts) put32(b, 1984 + 4 * static_cast<std::size_t>(c), n);
+  std::map<int, std::size_t> at;
+  for (const auto& [slot, data] : arrays) {
+    b.resize((b.size() + 63) / 64 * 64, 0);
+    at[slot] = b.size();
+    b.insert(b.end(), data.begin(), data.end());
+  }
+  b.resize((b.size() + 63) / 64 * 64, 0);
+  for (std::size_t s = 2; s < p2l::moc3::kSlotCount; ++s) put32(b, 64 + s * 4, static_cast<std::uint32_t>(b.size()));
+  for (auto [slot, offset] : at) put32(b, 64 + static_cast<std::size_t>(slot) * 4, static_cast<std::uint32_t>(offset));
+  return b;
+}
+
+template <class T>
+std::vector<std::uint8_t> bytes_of(std::vector<T> v) {
+  std::vector<std::uint8_t> out(v.size() * sizeof(T));
+  std::memcpy(out.data(), v.data(), out.size());
+  return out;
+}
+
+// Two parameters (A: bindings 0-1, B: binding 2); keys; three keyform bindings:
+// 0 = no axes, 1 = (A over 3 keys), 2 = (A over 2 keys, B over 2 keys).
+struct ChainParts {
+  std::map<int, std::uint32_t> counts{{p2l::moc3::kParameters, 2}, {p2l::moc3::kParameterBindings, 3},
+                                      {p2l::moc3::kKeys, 7}, {p2l::moc3::kKeyformBindings, 3},
+                                      {p2l::moc3::kParameterBindingIndices, 3}};
+  std::map<int, std::vector<std::uint8_t>> arrays{
+      {50, std::vector<std::uint8_t>(128, 'P')},                  // IDs, fixed below
+      {56, bytes_of<std::int32_t>({0, 2})}, {57, bytes_of<std::int32_t>({2, 1})},
+      {72, bytes_of<std::int32_t>({0, 1, 2})},
+      {73, bytes_of<std::int32_t>({0, 0, 1})}, {74, bytes_of<std::int32_t>({0, 1, 2})},
+      {75, bytes_of<std::int32_t>({0, 3, 5})}, {76, bytes_of<std::int32_t>({3, 2, 2})},
+      {77, bytes_of<float>({-30, 0, 30, -1, 1, 0, 1})}};
+  ChainParts() {
+    arrays[50][63] = 0;
+    arrays[50][127] = 0;
+    // The other parameter slots of version 1 need their arrays too.
+    for (int s : {49, 51, 52, 53, 54, 55}) arrays[s] = std::vector<std::uint8_t>(s == 49 ? 16 : 8, 0);
+  }
+  std::vector<std::uint8_t> build() const { return moc3_with(counts, arrays); }
+};
+
+TEST(Moc3Bindings, ResolveAxesKeysAndKeyformCounts) {
+  ChainParts parts;
+  auto b = parts.build();
+  File f;
+  p2l::Error e;
+  ASSERT_TRUE(File::open(b, f, e)) << e.to_string();
+  p2l::moc3::Bindings bindings;
+  ASSERT_TRUE(p2l::moc3::Bindings::read(f, bindings, e)) << e.to_string();
+  ASSERT_EQ(bindings.size(), 3u);
+  EXPECT_EQ(bindings.axes(0).size(), 0u);
+  EXPECT_EQ(bindings.keyform_count(0), 1u) << "no axes: one keyform";
+  ASSERT_EQ(bindings.axes(1).size(), 1u);
+  EXPECT_EQ(bindings.axes(1)[0].parameter, 0u);
+  EXPECT_EQ(bindings.axes(1)[0].keys[2], 30.0f);
+  EXPECT_EQ(bindings.keyform_count(1), 3u);
+  ASSERT_EQ(bindings.axes(2).size(), 2u);
+  EXPECT_EQ(bindings.axes(2)[1].parameter, 1u) << "binding 2 belongs to the second parameter";
+  EXPECT_EQ(bindings.keyform_count(2), 4u);
+}
+
+TEST(Moc3Bindings, BrokenChainsAreRefusedByName) {
+  auto refused = [](ChainParts parts, const char* words) {
+    auto b = parts.build();
+    File f;
+    p2l::Error e;
+    ASSERT_TRUE(File::open(b, f, e)) << e.to_string();
+    p2l::moc3::Bindings bindings;
+    EXPECT_FALSE(p2l::moc3::Bindings::read(f, bindings, e));
+    EXPECT_NE(e.to_string().find(words), std::string::npos) << e.to_string();
+  };
+  ChainParts p;
+  p.arrays[72] = bytes_of<std::int32_t>({0, 7, 2});
+  refused(p, "parameter binding 7 is out of range");
+  p = ChainParts();
+  p.arrays[57] = bytes_of<std::int32_t>({3, 1});
+  refused(p, "belongs to parameters 0 and 1");
+  p = ChainParts();
+  p.arrays[56] = bytes_of<std::int32_t>({0, -5});
+  refused(p, "parameter 1 owns parameter bindings -5");
+  p = ChainParts();
+  p.arrays[77] = bytes_of<float>({-30, 30, 0, -1, 1, 0, 1});
+  refused(p, "not above the one before");
+  p = ChainParts();
+  p.arrays[76] = bytes_of<std::int32_t>({3, 2, 9});
+  refused(p, "has keys 5 + 9");
+  p = ChainParts();
+  p.arrays[72] = bytes_of<std::int32_t>({0, 1, 0});
+  refused(p, "keys parameter 0 twice");
+  p = ChainParts();
+  p.arrays[74] = bytes_of<std::int32_t>({0, 1, 5});
+  refused(p, "lists axes 1 + 5");
+}
+
 // Haru, when the npm package is in the cache: the counts the Core reports for it.
 TEST(Moc3File, HaruFromTheCubismCorePackage) {
   const char* cache = std::getenv("P2L_CUBISM_CORE");
@@ -110,13 +212,23 @@ TEST(Moc3File, HaruFromTheCubismCorePackage) {
   EXPECT_EQ(f.count(p2l::moc3::kParameters), 42u);
   EXPECT_EQ(f.canvas().pixels_per_unit, 2400.0f);
   EXPECT_EQ(f.id(50, 0).substr(0, 5), "Param");
+  // Every object's keyform range is as long as its binding's key product (moc3.md 4.7).
+  p2l::moc3::Bindings bindings;
+  ASSERT_TRUE(p2l::moc3::Bindings::read(f, bindings, e)) << e.to_string();
+  const struct { std::size_t binding_slot, count_slot; p2l::moc3::Count count; } kinds[] = {
+      {4, 6, p2l::moc3::kParts}, {19, 21, p2l::moc3::kWarps}, {25, 27, p2l::moc3::kRotations}, {34, 36, p2l::moc3::kArtMeshes}};
+  for (const auto& k : kinds)
+    for (std::uint32_t i = 0; i < f.count(k.count); ++i)
+      EXPECT_EQ(static_cast<std::uint32_t>(f.i32(k.count_slot, i)), bindings.keyform_count(static_cast<std::uint32_t>(f.i32(k.binding_slot, i))))
+          << "slot " << k.binding_slot << " object " << i;
   // Every single-byte corruption of the header and tables opens or is refused; none crashes.
   for (std::size_t at = 0; at < 2300; ++at) {
     auto bad = b;
     bad[at] ^= 0xA5;
     File g;
     p2l::Error ge;
-    (void)File::open(bad, g, ge);
+    p2l::moc3::Bindings gb;
+    if (File::open(bad, g, ge)) (void)p2l::moc3::Bindings::read(g, gb, ge);
   }
 }
 
