@@ -9,6 +9,7 @@
 #include <iterator>
 
 #include "import/moc3_bindings.hpp"
+#include "import/moc3_objects.hpp"
 #include "import/moc3_file.hpp"
 #include <map>
 
@@ -221,6 +222,40 @@ TEST(Moc3File, HaruFromTheCubismCorePackage) {
     for (std::uint32_t i = 0; i < f.count(k.count); ++i)
       EXPECT_EQ(static_cast<std::uint32_t>(f.i32(k.count_slot, i)), bindings.keyform_count(static_cast<std::uint32_t>(f.i32(k.binding_slot, i))))
           << "slot " << k.binding_slot << " object " << i;
+  // The objects, every reference checked: Haru's shape as the Core reports it.
+  p2l::moc3::Objects objects;
+  ASSERT_TRUE(p2l::moc3::Objects::read(f, bindings, objects, e)) << e.to_string();
+  EXPECT_EQ(objects.meshes.size(), 84u);
+  EXPECT_EQ(objects.parts.size(), 19u);
+  EXPECT_EQ(objects.deformers.size(), 97u);
+  std::uint64_t uv_floats = 0;
+  for (const auto& m : objects.meshes) uv_floats += 2 * m.vertex_count;
+  EXPECT_EQ(uv_floats, f.count(p2l::moc3::kUvs)) << "the meshes' UV runs tile the UV array";
+  std::vector<int> listed(objects.meshes.size(), 0);
+  for (const auto& g : objects.draw_groups)
+    for (const auto& o : g.objects)
+      if (!o.part) ++listed[o.index];
+  for (std::size_t m = 0; m < listed.size(); ++m) EXPECT_EQ(listed[m], 1) << "mesh " << m << " in one draw-order group";
+  // Damaged references are refused by name.
+  auto refused = [&](std::size_t slot, std::size_t element, std::uint32_t value, const char* words) {
+    auto bad = b;
+    std::uint32_t at;
+    std::memcpy(&at, bad.data() + 64 + slot * 4, 4);
+    std::memcpy(bad.data() + at + element * 4, &value, 4);
+    File g;
+    p2l::Error ge;
+    p2l::moc3::Bindings gb;
+    p2l::moc3::Objects go;
+    ASSERT_TRUE(File::open(bad, g, ge)) << ge.to_string();
+    ASSERT_TRUE(p2l::moc3::Bindings::read(g, gb, ge)) << ge.to_string();
+    EXPECT_FALSE(p2l::moc3::Objects::read(g, gb, go, ge)) << words;
+    EXPECT_NE(ge.to_string().find(words), std::string::npos) << ge.to_string();
+  };
+  refused(40, 0, 9999, "parent deformer 9999 is out of range");
+  refused(16, 0, 5, "parent deformer (parents come first) 5");
+  refused(43, 0, 1, "triangle index");
+  refused(36, 0, 7, "keyforms, but its binding's keys combine to");
+  refused(17, 3, 2, "is neither warp (0) nor rotation (1)");
   // Every single-byte corruption of the header and tables opens or is refused; none crashes.
   for (std::size_t at = 0; at < 2300; ++at) {
     auto bad = b;
@@ -228,7 +263,8 @@ TEST(Moc3File, HaruFromTheCubismCorePackage) {
     File g;
     p2l::Error ge;
     p2l::moc3::Bindings gb;
-    if (File::open(bad, g, ge)) (void)p2l::moc3::Bindings::read(g, gb, ge);
+    p2l::moc3::Objects go;
+    if (File::open(bad, g, ge) && p2l::moc3::Bindings::read(g, gb, ge)) (void)p2l::moc3::Objects::read(g, gb, go, ge);
   }
 }
 

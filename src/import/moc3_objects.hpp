@@ -1,0 +1,91 @@
+// The objects of a moc3 (parts, deformers, art meshes, parameters, draw-order groups,
+// glue) read into plain structs, with every index, range and count checked: after read()
+// succeeds, an importer can follow any reference without a bounds check. Keyform values
+// stay in the File; their ranges are checked here. moc3.md sections 4.1-4.10.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "import/moc3_bindings.hpp"
+#include "import/moc3_file.hpp"
+
+namespace p2l::moc3 {
+
+struct KeyformRange {
+  std::uint32_t binding = 0, first = 0, count = 0;  // count = the binding's key product
+};
+
+struct Part {
+  std::string id;
+  KeyformRange keyforms;
+  bool visible = true, enabled = true;
+  std::int32_t parent = -1;  // an earlier part
+};
+
+struct Deformer {
+  std::string id;
+  bool warp = true;
+  bool visible = true, enabled = true;
+  std::int32_t parent_part = -1, parent = -1;  // parent: an earlier deformer
+  std::uint32_t specific = 0;                  // row of the warp or rotation table
+  KeyformRange keyforms;
+  // Warps: cells and the interpolation of each cell (version 1: triangles).
+  std::uint32_t rows = 0, columns = 0;
+  bool bilinear = false;
+  // Rotations.
+  float base_angle = 0;
+};
+
+struct Mesh {
+  std::string id;
+  KeyformRange keyforms;
+  bool visible = true, enabled = true;
+  std::int32_t parent_part = -1, parent = -1;
+  std::uint32_t texture = 0;
+  std::uint8_t flags = 0;  // bit0 additive, bit1 multiplicative, bit2 double-sided, bit3 inverted mask
+  std::uint32_t vertex_count = 0, first_uv = 0, first_index = 0, index_count = 0;
+  std::vector<std::uint32_t> masks;  // -1 entries dropped
+};
+
+struct Parameter {
+  std::string id;
+  float min = 0, max = 0, default_value = 0;
+  bool repeat = false, blend_shape = false;
+  std::uint32_t decimals = 3;
+};
+
+struct DrawObject {
+  bool part = false;
+  std::uint32_t index = 0;
+  std::int32_t group = -1;  // the group a part object owns
+};
+struct DrawGroup {
+  std::vector<DrawObject> objects;
+  std::uint32_t meshes_in_subtree = 0, max_order = 0, min_order = 0;
+};
+
+struct GluePair {
+  std::uint32_t a = 0, b = 0;
+  float weight_a = 0, weight_b = 0;
+};
+struct Glue {
+  std::string id;
+  KeyformRange keyforms;
+  std::uint32_t mesh_a = 0, mesh_b = 0;
+  std::vector<GluePair> pairs;
+};
+
+struct Objects {
+  std::vector<Part> parts;
+  std::vector<Deformer> deformers;
+  std::vector<Mesh> meshes;
+  std::vector<Parameter> parameters;
+  std::vector<DrawGroup> draw_groups;
+  std::vector<Glue> glues;
+
+  static bool read(const File& file, const Bindings& bindings, Objects& out, Error& error);
+};
+
+}  // namespace p2l::moc3
