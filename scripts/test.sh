@@ -6,5 +6,8 @@ cd "$(dirname "$0")/.."
 scripts/setup.sh
 cmake -S . -B build-test -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DP2L_SANITIZE=ON -DP2L_TESTS=ON -DP2L_BENCH=ON >/dev/null
 cmake --build build-test
+# The official Cubism Core and its Haru model, from npm into a cache outside the repository,
+# for the Cubism tests (they skip, saying so, when it cannot be fetched).
+scripts/fetch_cubism_core.sh > /dev/null || echo "test.sh: the Cubism Core could not be fetched; its tests will skip" >&2
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 ctest --test-dir build-test --output-on-failure -j "$(nproc)"
