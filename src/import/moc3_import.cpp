@@ -20,7 +20,7 @@ constexpr std::size_t kPartOrder = 58, kWarpOpacity = 59, kWarpPositions = 60, k
 
 class Importer {
  public:
-  Importer(const File& f, const moc3::Bindings& b, const moc3::Objects& o) : f_(f), bindings_(b), o_(o) {}
+  Importer(const File& f, const moc3::Bindings& b) : f_(f), bindings_(b) {}
 
   // A grid over the binding's axes (the first varies fastest, as in moc3 and p2lrt), one
   // form per keyform of [k] made by form(global keyform index).
@@ -78,7 +78,6 @@ class Importer {
 
   const File& f_;
   const moc3::Bindings& bindings_;
-  const moc3::Objects& o_;
 };
 
 }  // namespace
@@ -94,7 +93,7 @@ ImportResult import_moc3(std::span<const std::uint8_t> bytes) {
   if (f.version() >= 4)
     result.report.dropped.push_back("moc3 version " + std::to_string(f.version()) +
                                     ": keyform colours and blend shapes are not imported yet");
-  Importer in(f, bindings, o);
+  Importer in(f, bindings);
   Rig& rig = result.rig;
   const auto& c = f.canvas();
   rig.canvas = {c.width, c.height, c.origin_x, c.origin_y, c.pixels_per_unit};
