@@ -60,7 +60,7 @@ int main(int argc, char** argv) {
     void see(double v, std::size_t p, std::uint32_t m) {
       if (v > value) *this = {v, p, m};
     }
-  } vertex, opacity;
+  } vertex, opacity, opacity_capped;
   std::size_t visibility = 0, draw_order = 0, render_order = 0, at = 0, poses = 0;
   for (const auto& pose : core["poses"]) {
     const auto& values = pose["values"];
@@ -72,7 +72,11 @@ int main(int argc, char** argv) {
       const bool visible = pose["visible"][m].get<int>() != 0;
       if (visible) {
         for (std::size_t i = 0; i < v.size(); ++i) vertex.see(std::fabs(double(v[i]) - core_vertices[at + i]) / ppu, poses, m);
-        opacity.see(std::fabs(double(in.opacity(m)) - pose["opacity"][m].get<double>()), poses, m);
+        const double theirs = pose["opacity"][m].get<double>();
+        opacity.see(std::fabs(double(in.opacity(m)) - theirs), poses, m);
+        // The p2lrt core clamps every level to [0, 1]; the Core passes keyform opacities
+        // slightly above 1 through (docs/RUNTIME.md). Against the Core's value capped at 1:
+        opacity_capped.see(std::fabs(double(in.opacity(m)) - std::min(theirs, 1.0)), poses, m);
         if (static_cast<int>(std::floor(in.draw_order(m) + 0.001f)) != pose["drawOrder"][m].get<int>()) ++draw_order;
         core_order.push_back(m);
       }
@@ -92,11 +96,13 @@ int main(int argc, char** argv) {
   std::printf("%zu poses × %zu drawables against Cubism Core %s\n", poses, rig.meshes.size(),
               core["core"].get<std::string>().c_str());
   std::printf("  worst vertex error  %.3g units (pose %zu, %s); bound 1e-5\n", vertex.value, vertex.pose, id(vertex.mesh));
-  std::printf("  worst opacity error %.3g (pose %zu, %s); bound 2e-7, not enforced yet (per-level clamp, issue 4)\n",
+  std::printf("  worst opacity error %.3g (pose %zu, %s): the Core's values above 1, which p2lrt clamps\n",
               opacity.value, opacity.pose, id(opacity.mesh));
+  std::printf("  worst opacity error against the Core's opacity capped at 1: %.3g (pose %zu, %s); bound 2e-7\n", opacity_capped.value,
+              opacity_capped.pose, id(opacity_capped.mesh));
   std::printf("  visibility mismatches %zu, draw order mismatches %zu, render order mismatches %zu\n", visibility, draw_order,
               render_order);
-  const bool ok = vertex.value <= 1e-5 && visibility == 0 && draw_order == 0 && render_order == 0 && poses > 0;
+  const bool ok = vertex.value <= 1e-5 && opacity_capped.value <= 2e-7 && visibility == 0 && draw_order == 0 && render_order == 0 && poses > 0;
   std::printf("%s\n", ok ? "PASS" : "FAIL");
   return ok ? 0 : 1;
 }
