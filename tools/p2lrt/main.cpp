@@ -12,6 +12,7 @@
 #include "p2l/format.hpp"
 #include "p2l/json.hpp"
 #include "p2lrt/eval_command.hpp"
+#include "p2lrt/import_command.hpp"
 #include "p2lrt/info.hpp"
 
 namespace {
@@ -131,6 +132,10 @@ int main(int argc, char** argv) {
   evaluate->add_option("--set", settings, "PARAMETER_ID=VALUE (repeatable); the others stay at their defaults");
   evaluate->add_flag("--json", eval_json, "Every output as JSON, vertices included (canvas pixels, y down)");
 
+  auto* import = app.add_subcommand("import", "Import a Cubism model (.model3.json or .moc3; in progress: the moc3 and textures)");
+  import->add_option("MODEL", in_path, "A .model3.json (with the files it names) or a .moc3")->required();
+  import->add_option("-o,--output", out_path, "The output .p2lrt")->required();
+
   auto* support = app.add_subcommand("support", "Print the format versions and chunks this build reads");
 
   CLI11_PARSE(app, argc, argv);
@@ -158,6 +163,7 @@ int main(int argc, char** argv) {
     auto rig = load_or_report(in_path, bytes, false, true);
     return rig ? write_rig(*rig, convert_flags, out_path) : 1;
   }
+  if (*import) return p2lrt::import_cubism(in_path, out_path);
   if (*evaluate) {
     auto rig = load_or_report(in_path, bytes, false);
     return rig ? p2lrt::print_evaluation(std::cout, rig, settings, eval_json) : 1;

@@ -1,0 +1,11 @@
+// `p2lrt import`: a Cubism model (.moc3, or .model3.json and the files it names) to .p2lrt.
+#pragma once
+
+#include <string>
+
+namespace p2lrt {
+
+// Writes [out_path]; prints the import report. Returns the exit code.
+int import_cubism(const std::string& in_path, const std::string& out_path);
+
+}  // namespace p2lrt
