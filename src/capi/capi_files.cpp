@@ -72,13 +72,11 @@ uint32_t p2l_hit_area_count(const P2lRig* rig) {
 }
 
 const char* p2l_hit_area_id(const P2lRig* rig, uint32_t index) {
-  return guarded(rig, static_cast<const char*>(nullptr),
-                 [&](const P2lRig& r) { return r.data->hit_area_ids.at(index); });
+  return model_string(rig, &ModelData::hit_area_ids, index);
 }
 
 const char* p2l_hit_area_name(const P2lRig* rig, uint32_t index) {
-  return guarded(rig, static_cast<const char*>(nullptr),
-                 [&](const P2lRig& r) { return r.data->hit_area_names.at(index); });
+  return model_string(rig, &ModelData::hit_area_names, index);
 }
 
 int32_t p2l_hit_test(const P2lRig* rig, float x, float y) {
@@ -107,8 +105,7 @@ uint32_t p2l_hit_area_meshes(const P2lRig* rig, uint32_t index, uint32_t* out, u
 // --- user data and generator information ---
 
 const char* p2l_mesh_user_data(const P2lRig* rig, uint32_t index) {
-  return guarded(rig, static_cast<const char*>(nullptr),
-                 [&](const P2lRig& r) { return r.data->mesh_user_data.at(index); });
+  return model_string(rig, &ModelData::mesh_user_data, index);
 }
 
 uint32_t p2l_meta_count(const P2lRig* rig) {
@@ -116,12 +113,11 @@ uint32_t p2l_meta_count(const P2lRig* rig) {
 }
 
 const char* p2l_meta_key(const P2lRig* rig, uint32_t index) {
-  return guarded(rig, static_cast<const char*>(nullptr), [&](const P2lRig& r) { return r.data->meta_keys.at(index); });
+  return model_string(rig, &ModelData::meta_keys, index);
 }
 
 const char* p2l_meta_value(const P2lRig* rig, uint32_t index) {
-  return guarded(rig, static_cast<const char*>(nullptr),
-                 [&](const P2lRig& r) { return r.data->meta_values.at(index); });
+  return model_string(rig, &ModelData::meta_values, index);
 }
 
 // --- parameter panel ---
@@ -158,12 +154,11 @@ bool p2l_gui_node(const P2lRig* rig, uint32_t index, int32_t* parameter, uint32_
 }
 
 const char* p2l_gui_node_id(const P2lRig* rig, uint32_t index) {
-  return guarded(rig, static_cast<const char*>(nullptr), [&](const P2lRig& r) { return r.data->gui_ids.at(index); });
+  return model_string(rig, &ModelData::gui_ids, index);
 }
 
 const char* p2l_gui_node_name(const P2lRig* rig, uint32_t index) {
-  return guarded(rig, static_cast<const char*>(nullptr),
-                 [&](const P2lRig& r) { return r.data->gui_names.at(index); });
+  return model_string(rig, &ModelData::gui_names, index);
 }
 
 int32_t p2l_gui_node_label(const P2lRig* rig, uint32_t index, const char** preset, uint32_t* argb) {

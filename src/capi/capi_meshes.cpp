@@ -22,12 +22,11 @@ uint32_t p2l_mesh_count(const P2lRig* rig) {
 }
 
 const char* p2l_mesh_id(const P2lRig* rig, uint32_t index) {
-  return guarded(rig, static_cast<const char*>(nullptr), [&](const P2lRig& r) { return r.data->mesh_ids.at(index); });
+  return model_string(rig, &ModelData::mesh_ids, index);
 }
 
 const char* p2l_mesh_name(const P2lRig* rig, uint32_t index) {
-  return guarded(rig, static_cast<const char*>(nullptr),
-                 [&](const P2lRig& r) { return r.data->mesh_names.at(index); });
+  return model_string(rig, &ModelData::mesh_names, index);
 }
 
 uint32_t p2l_mesh_vertex_count(const P2lRig* rig, uint32_t index) {

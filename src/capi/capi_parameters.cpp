@@ -13,13 +13,11 @@ uint32_t p2l_parameter_count(const P2lRig* rig) {
 }
 
 const char* p2l_parameter_id(const P2lRig* rig, uint32_t index) {
-  return guarded(rig, static_cast<const char*>(nullptr),
-                 [&](const P2lRig& r) { return r.data->parameter_ids.at(index); });
+  return model_string(rig, &ModelData::parameter_ids, index);
 }
 
 const char* p2l_parameter_name(const P2lRig* rig, uint32_t index) {
-  return guarded(rig, static_cast<const char*>(nullptr),
-                 [&](const P2lRig& r) { return r.data->parameter_names.at(index); });
+  return model_string(rig, &ModelData::parameter_names, index);
 }
 
 int32_t p2l_parameter_index(const P2lRig* rig, const char* id) {

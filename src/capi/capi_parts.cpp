@@ -19,12 +19,11 @@ uint32_t p2l_part_count(const P2lRig* rig) {
 }
 
 const char* p2l_part_id(const P2lRig* rig, uint32_t index) {
-  return guarded(rig, static_cast<const char*>(nullptr), [&](const P2lRig& r) { return r.data->part_ids.at(index); });
+  return model_string(rig, &ModelData::part_ids, index);
 }
 
 const char* p2l_part_name(const P2lRig* rig, uint32_t index) {
-  return guarded(rig, static_cast<const char*>(nullptr),
-                 [&](const P2lRig& r) { return r.data->part_names.at(index); });
+  return model_string(rig, &ModelData::part_names, index);
 }
 
 int32_t p2l_part_parent(const P2lRig* rig, uint32_t index) {

@@ -116,6 +116,12 @@ void guarded_void(Handle* rig, F&& body) noexcept {
   }
 }
 
+// String [index] of one of the model's string lists (ids, names, ...): NULL for a null or
+// failed rig and for an index past the end.
+inline const char* model_string(const P2lRig* rig, CStrings ModelData::*list, std::uint32_t index) noexcept {
+  return guarded(rig, static_cast<const char*>(nullptr), [&](const P2lRig& r) { return ((*r.data).*list).at(index); });
+}
+
 // Stores [value] through [out] unless it is null.
 template <class T, class V>
 void put(T* out, V value) {

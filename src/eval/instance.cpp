@@ -25,9 +25,7 @@ float clamp01(float v) { return std::isfinite(v) ? std::clamp(v, 0.0f, 1.0f) : 1
 void apply_host_layer(const Model& model, InstanceState& s) {
   const std::size_t meshes = s.opacity.size();
   const std::size_t parts = s.part_opacity.size();
-  bool any_part_opacity = false;
-  for (float o : s.part_opacity) any_part_opacity |= o != 1.0f;
-  if (any_part_opacity) {
+  if (s.any_part_opacity) {
     for (std::size_t m = 0; m < meshes; ++m) {
       float factor = 1.0f;
       std::int32_t part = model.mesh_part(static_cast<std::uint32_t>(m));
@@ -176,6 +174,8 @@ float Instance::host_opacity() const { return state_->host_opacity; }
 bool Instance::set_part_opacity(std::uint32_t part, float opacity) {
   if (part >= state_->part_opacity.size() || !std::isfinite(opacity)) return false;
   state_->part_opacity[part] = clamp01(opacity);
+  state_->any_part_opacity =
+      std::any_of(state_->part_opacity.begin(), state_->part_opacity.end(), [](float o) { return o != 1.0f; });
   return true;
 }
 float Instance::part_opacity(std::uint32_t part) const { return state_->part_opacity[part]; }

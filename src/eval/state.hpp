@@ -66,6 +66,7 @@ struct InstanceState {
   // The host layer.
   float host_opacity = 1;
   std::vector<float> part_opacity;
+  bool any_part_opacity = false;  // some part below 1: the per-mesh product is needed
   std::vector<std::optional<ColorOverride>> mesh_colors, part_colors;
   bool any_color_override = false;
 
