@@ -9,7 +9,7 @@
 #include <iterator>
 
 #include "import/moc3_bindings.hpp"
-#include "import/moc3_import.hpp"
+#include "p2l/import.hpp"
 #include "import/moc3_objects.hpp"
 #include "import/moc3_file.hpp"
 #include <map>

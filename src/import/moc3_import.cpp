@@ -1,4 +1,4 @@
-#include "import/moc3_import.hpp"
+#include "p2l/import.hpp"
 
 #include <algorithm>
 #include <functional>

@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <numeric>
 
-#include "import/moc3_import.hpp"
+#include "p2l/import.hpp"
 #include "p2l/eval.hpp"
 
 namespace {

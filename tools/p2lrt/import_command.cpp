@@ -6,7 +6,7 @@
 #include <iterator>
 #include <nlohmann/json.hpp>
 
-#include "import/moc3_import.hpp"
+#include "p2l/import.hpp"
 #include "p2l/format.hpp"
 
 namespace p2lrt {
