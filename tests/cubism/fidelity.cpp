@@ -60,7 +60,7 @@ int main(int argc, char** argv) {
     void see(double v, std::size_t p, std::uint32_t m) {
       if (v > value) *this = {v, p, m};
     }
-  } vertex, opacity, opacity_capped;
+  } vertex, opacity, opacity_capped, color;
   std::size_t visibility = 0, draw_order = 0, render_order = 0, at = 0, poses = 0;
   for (const auto& pose : core["poses"]) {
     const auto& values = pose["values"];
@@ -77,6 +77,10 @@ int main(int argc, char** argv) {
         // The p2lrt core clamps every level to [0, 1]; the Core passes keyform opacities
         // slightly above 1 through (docs/RUNTIME.md). Against the Core's value capped at 1:
         opacity_capped.see(std::fabs(double(in.opacity(m)) - std::min(theirs, 1.0)), poses, m);
+        for (int k = 0; k < 3; ++k) {
+          color.see(std::fabs(double(in.multiply(m)[k]) - pose["multiply"][m][k].get<double>()), poses, m);
+          color.see(std::fabs(double(in.screen(m)[k]) - pose["screen"][m][k].get<double>()), poses, m);
+        }
         if (static_cast<int>(std::floor(in.draw_order(m) + 0.001f)) != pose["drawOrder"][m].get<int>()) ++draw_order;
         core_order.push_back(m);
       }
@@ -100,9 +104,11 @@ int main(int argc, char** argv) {
               opacity.value, opacity.pose, id(opacity.mesh));
   std::printf("  worst opacity error against the Core's opacity capped at 1: %.3g (pose %zu, %s); bound 2e-7\n", opacity_capped.value,
               opacity_capped.pose, id(opacity_capped.mesh));
+  std::printf("  worst colour error  %.3g (pose %zu, %s, multiply or screen); bound 1e-6\n", color.value, color.pose,
+              id(color.mesh));
   std::printf("  visibility mismatches %zu, draw order mismatches %zu, render order mismatches %zu\n", visibility, draw_order,
               render_order);
-  const bool ok = vertex.value <= 1e-5 && opacity_capped.value <= 2e-7 && visibility == 0 && draw_order == 0 && render_order == 0 && poses > 0;
+  const bool ok = vertex.value <= 1e-5 && opacity_capped.value <= 2e-7 && color.value <= 1e-6 && visibility == 0 && draw_order == 0 && render_order == 0 && poses > 0;
   std::printf("%s\n", ok ? "PASS" : "FAIL");
   return ok ? 0 : 1;
 }

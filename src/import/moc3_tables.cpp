@@ -1,0 +1,159 @@
+// Mesh opacity and colours as the Core computes them, written as one channel each.
+//
+// Colours (moc 4.2+): Cubism composes a mesh's multiply and screen colours with every
+// deformer above it (multiply M·M_parent, screen S + S_p − S·S_p = 1 − (1 − S)(1 − S_p)).
+// p2lrt colours meshes only, so the importer writes the composed colour as the mesh's
+// channel, keyed over the union of the chain's parameters (KeyedTable, combine()).
+//
+// Hiding outside keyed ranges: the Core disables an object whose binding value lies
+// outside [first key − ε, last key + ε) (ε = 0.1^decimal places), and with it every
+// object below it; p2lrt clamps to the end keys instead. For each mesh, the importer
+// intersects the keyed ranges of the mesh, its deformers and the parts above both, per
+// parameter, and multiplies the mesh's opacity by a step that is 1 inside and 0 outside:
+// keys at L − 2ε (0), L (1), H (1), H + 2ε (0). p2lrt snaps a value within 0.001 of a key
+// onto it, so the two snap zones of L − 2ε and L meet at L − ε and no value in between
+// interpolates: the step is exact except at the boundary value itself.
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "import/moc3_context.hpp"
+
+namespace p2l::moc3 {
+namespace {
+
+constexpr std::size_t kMaxCells = 1 << 16;
+
+using Ranges = std::map<std::uint32_t, std::pair<float, float>>;  // parameter -> [first key, last key]
+
+void narrow(const Context& c, const KeyformRange& k, Ranges& r) {
+  for (const auto& a : c.bindings.axes(k.binding)) {
+    auto [it, fresh] = r.try_emplace(a.parameter, a.keys.front(), a.keys.back());
+    if (!fresh) it->second = {std::max(it->second.first, a.keys.front()), std::min(it->second.second, a.keys.back())};
+  }
+}
+
+void narrow_parts(const Context& c, std::int32_t part, Ranges& r) {
+  for (; part >= 0; part = c.o.parts[static_cast<std::size_t>(part)].parent) narrow(c, c.o.parts[static_cast<std::size_t>(part)].keyforms, r);
+}
+
+// A table with all-equal values loses its axes: it then multiplies as a constant.
+KeyedTable simplified(KeyedTable t) {
+  if (t.constant()) {
+    t.axes.clear();
+    t.values.resize(1);
+  }
+  return t;
+}
+
+void set_channel(p2l::Mesh& mesh, ChannelType type, ChannelKind kind, Grid<Rgb> grid) {
+  Channel ch;
+  ch.type = type;
+  ch.kind = kind;
+  ch.grid = std::move(grid);
+  mesh.channels.push_back(std::move(ch));
+}
+
+// Writes the tables' combination as a static value or a channel.
+bool write(Context& c, p2l::Mesh& mesh, std::vector<KeyedTable> tables, ChannelType type,
+           const std::function<Rgb(std::span<const Rgb>)>& join, bool report_shared) {
+  for (auto& t : tables) t = simplified(std::move(t));
+  auto combined = combine(tables, c.rig.parameters.size(), join, kMaxCells);
+  if (!combined) return false;
+  if (report_shared && combined->shared_parameter)
+    c.report.dropped.push_back("mesh " + mesh.id +
+                               ": its colour and a deformer's are keyed on the same parameter; the composed colour is "
+                               "exact at the keys and interpolated linearly between them");
+  const auto& forms = combined->grid.forms;
+  const bool constant = std::all_of(forms.begin(), forms.end(), [&](const Rgb& v) { return v == forms.front(); });
+  if (constant) {
+    const Rgb v = forms.front();
+    if (type == ChannelType::Opacity) mesh.opacity = v[0];
+    if (type == ChannelType::MultiplyColor) mesh.multiply = v;
+    if (type == ChannelType::ScreenColor) mesh.screen = v;
+    return true;
+  }
+  set_channel(mesh, type, type == ChannelType::Opacity ? ChannelKind::Scalar : ChannelKind::Color, std::move(combined->grid));
+  return true;
+}
+
+Rgb product(std::span<const Rgb> v) {
+  Rgb out = kWhite;
+  for (const Rgb& x : v)
+    for (int k = 0; k < 3; ++k) out[k] *= x[k];
+  return out;
+}
+
+}  // namespace
+
+void compose_mesh_tables(Context& c) {
+  const bool colors = c.colors.present();
+  for (std::size_t mi = 0; mi < c.o.meshes.size(); ++mi) {
+    const auto& m = c.o.meshes[mi];
+    p2l::Mesh& mesh = c.rig.meshes[mi];
+
+    // The deformer chain, nearest first.
+    std::vector<std::size_t> chain;
+    for (std::int32_t d = m.parent; d >= 0; d = c.o.deformers[static_cast<std::size_t>(d)].parent) chain.push_back(static_cast<std::size_t>(d));
+
+    // Opacity: the mesh's keyforms times one step per parameter whose keyed range is
+    // narrower than the parameter's.
+    std::vector<KeyedTable> opacity{c.table(m.keyforms, [&](std::uint32_t j) { return Rgb{c.f.f32(kMeshOpacity, j), 0, 0}; })};
+    Ranges ranges;
+    narrow(c, m.keyforms, ranges);
+    narrow_parts(c, m.parent_part, ranges);
+    for (std::size_t d : chain) {
+      narrow(c, c.o.deformers[d].keyforms, ranges);
+      narrow_parts(c, c.o.deformers[d].parent_part, ranges);
+    }
+    for (const auto& [p, range] : ranges) {
+      const auto& q = c.o.parameters[p];
+      const float eps = static_cast<float>(std::pow(0.1, std::min<std::uint32_t>(q.decimals, 30)));
+      const auto [low, high] = range;
+      if (!(low - eps < high + eps)) {  // no value is inside every range: never shown
+        mesh.visible = false;
+        break;
+      }
+      const bool below = q.min < low - eps, above = q.max >= high + eps;
+      if (!below && !above) continue;
+      KeyedTable step;
+      step.axes.push_back({p, {}});
+      auto& keys = step.axes[0].keys;
+      if (below) keys.push_back(low - 2 * eps), step.values.push_back({0, 0, 0});
+      keys.push_back(low), step.values.push_back({1, 0, 0});
+      if (high > low) keys.push_back(high), step.values.push_back({1, 0, 0});
+      if (above) keys.push_back(high + 2 * eps), step.values.push_back({0, 0, 0});
+      opacity.push_back(std::move(step));
+    }
+    if (!write(c, mesh, opacity, ChannelType::Opacity, product, false)) {
+      c.report.dropped.push_back("mesh " + mesh.id + ": hiding outside its keyed ranges is not reproduced (the grid would be too large)");
+      write(c, mesh, {opacity.front()}, ChannelType::Opacity, product, false);
+    }
+
+    if (!colors) continue;
+    std::vector<KeyedTable> multiply{c.table(m.keyforms, [&](std::uint32_t j) { return c.multiply_color(c.colors.mesh_multiply[j]); })};
+    std::vector<KeyedTable> screen{c.table(m.keyforms, [&](std::uint32_t j) {
+      const Rgb s = c.screen_color(c.colors.mesh_screen[j]);
+      return Rgb{1 - s[0], 1 - s[1], 1 - s[2]};
+    })};
+    for (std::size_t d : chain) {
+      const auto& def = c.o.deformers[d];
+      const auto& mul = def.warp ? c.colors.warp_multiply : c.colors.rotation_multiply;
+      const auto& scr = def.warp ? c.colors.warp_screen : c.colors.rotation_screen;
+      multiply.push_back(c.table(def.keyforms, [&](std::uint32_t j) { return c.multiply_color(mul[j]); }));
+      screen.push_back(c.table(def.keyforms, [&](std::uint32_t j) {
+        const Rgb s = c.screen_color(scr[j]);
+        return Rgb{1 - s[0], 1 - s[1], 1 - s[2]};
+      }));
+    }
+    auto inverse_product = [](std::span<const Rgb> v) {
+      const Rgb p = product(v);
+      return Rgb{1 - p[0], 1 - p[1], 1 - p[2]};
+    };
+    if (!write(c, mesh, multiply, ChannelType::MultiplyColor, product, true) ||
+        !write(c, mesh, screen, ChannelType::ScreenColor, inverse_product, true))
+      c.report.dropped.push_back("mesh " + mesh.id + ": its colours composed with its deformers' need too large a grid; not imported");
+  }
+}
+
+}  // namespace p2l::moc3
