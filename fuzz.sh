@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
-# Fuzzes p2l::load / p2l::write for SECONDS (default 60) with libFuzzer, in one process.
-#   ./fuzz.sh [SECONDS] [extra libFuzzer flags...]
+# Fuzzes p2l::load / p2l::write (or, with --moc3, the Cubism importer p2l::import_moc3) for
+# SECONDS (default 60) with libFuzzer, in one process.
+#   ./fuzz.sh [--moc3] [SECONDS] [extra libFuzzer flags...]
+# The moc3 corpus starts from the Cubism sample model of the npm package (see
+# scripts/fetch_cubism_core.sh) and synthetic files; it lives in the cache, outside the
+# repository, because files derived from the model may not be committed.
 # Builds build-fuzz/ with clang-14 (ASan + UBSan + coverage), writes the seed corpus into
 # fuzz/corpus/ (the vectors from ../shared/vectors/original and their re-writes), runs
 # p2l_load_fuzzer and exits non-zero when it leaves a crash, leak, timeout or OOM
@@ -9,6 +13,11 @@
 set -euo pipefail
 
 cd "$(dirname "$0")"
+TARGET=load
+if [[ "${1:-}" == "--moc3" ]]; then
+  TARGET=moc3
+  shift
+fi
 SECONDS_TO_RUN=${1:-60}
 shift || true
 if ! [[ "$SECONDS_TO_RUN" =~ ^[0-9]+$ ]]; then
@@ -31,14 +40,32 @@ if [[ ! -f "$BUILD/CMakeCache.txt" ]]; then
     -DP2L_FUZZ=ON -DP2L_SANITIZE=ON -DP2L_TESTS=OFF -DP2L_BENCH=OFF
 fi
 # Only the fuzz targets: the rest of the tree need not build for fuzzing.
-cmake --build "$BUILD" --target p2l_load_fuzzer p2l_make_seeds -j 2
+cmake --build "$BUILD" --target p2l_load_fuzzer p2l_make_seeds p2l_moc3_fuzzer p2l_make_moc3 -j 2
 
-mkdir -p "$CORPUS" "$ARTIFACTS"
-if [[ -d "$VECTORS" ]]; then
-  "$BUILD/fuzz/p2l_make_seeds" "$CORPUS" "$VECTORS"
+MAX_LEN=1048576
+if [[ $TARGET == moc3 ]]; then
+  CORPUS=${P2L_CACHE:-$HOME/.cache/p2lrt}/fuzz-moc3-corpus
+  DICT=()
+  mkdir -p "$CORPUS" "$ARTIFACTS"
+  if core=$(scripts/fetch_cubism_core.sh 2> /dev/null); then
+    cp "$core"/package/characters/*/runtime/*.moc3 "$CORPUS"/
+  else
+    echo "fuzz.sh: the Cubism Core package could not be fetched; seeding with synthetic files only" >&2
+  fi
+  for seed in 1 2 3 4 5 6 7 8; do
+    for version in 3 4; do
+      "$BUILD/tests/cubism/p2l_make_moc3" "$seed" "$CORPUS/synthetic-v$version-$seed.moc3" --version "$version" > /dev/null
+    done
+  done
 else
-  echo "fuzz.sh: $VECTORS not found; seeding with generated files only" >&2
-  "$BUILD/fuzz/p2l_make_seeds" "$CORPUS"
+  DICT=(-dict=fuzz/p2lrt.dict)
+  mkdir -p "$CORPUS" "$ARTIFACTS"
+  if [[ -d "$VECTORS" ]]; then
+    "$BUILD/fuzz/p2l_make_seeds" "$CORPUS" "$VECTORS"
+  else
+    echo "fuzz.sh: $VECTORS not found; seeding with generated files only" >&2
+    "$BUILD/fuzz/p2l_make_seeds" "$CORPUS"
+  fi
 fi
 
 # Artifacts already there are from earlier runs; only new ones fail this run.
@@ -51,8 +78,8 @@ log=$(mktemp)
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 set +e
-"$BUILD/fuzz/p2l_load_fuzzer" "$CORPUS" \
-  -max_total_time="$SECONDS_TO_RUN" -max_len=1048576 -dict=fuzz/p2lrt.dict \
+"$BUILD/fuzz/p2l_${TARGET}_fuzzer" "$CORPUS" \
+  -max_total_time="$SECONDS_TO_RUN" -max_len="$MAX_LEN" "${DICT[@]}" \
   -artifact_prefix="$ARTIFACTS/" -print_final_stats=1 -rss_limit_mb=2048 -timeout=30 \
   "$@" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
@@ -64,7 +91,7 @@ execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
 rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -n 1)
 cov=$(grep -o 'cov: [0-9]*' "$log" | tail -n 1 | cut -d' ' -f2 || true)
 corpus_size=$(find "$CORPUS" -type f | wc -l)
-echo "fuzz.sh: ${SECONDS_TO_RUN}s, execs ${execs:-?} (${rate:-?}/s), coverage ${cov:-?} edges, corpus ${corpus_size} files, crashes ${crashes}, libFuzzer exit ${status}"
+echo "fuzz.sh: p2l_${TARGET}_fuzzer ${SECONDS_TO_RUN}s, execs ${execs:-?} (${rate:-?}/s), coverage ${cov:-?} edges, corpus ${corpus_size} files, crashes ${crashes}, libFuzzer exit ${status}"
 if [[ $crashes -gt 0 ]]; then
   printf 'fuzz.sh: new artifact: %s\n' $(printf '%s\n' "$new" | sed "s|^|$ARTIFACTS/|")
   exit 1

@@ -1,6 +1,7 @@
 #include "p2l/import.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "import/moc3_context.hpp"
 
@@ -82,6 +83,20 @@ ImportResult import_moc3(std::span<const std::uint8_t> bytes) {
     q.default_value = p.default_value;
     q.repeat = p.repeat;
     q.blend = p.blend_shape;
+    // The Core wraps a repeating value into [min, max): the maximum itself shows the
+    // minimum's pose. p2lrt keeps both ends, so the maximum is stored one float lower and
+    // the original maximum then wraps as in Cubism.
+    if (p.repeat && p.max > p.min) {
+      q.max = std::nextafter(p.max, p.min);
+      result.report.dropped.push_back("parameter " + p.id + " repeats: its maximum is stored as the float just below " +
+                                      std::to_string(p.max) + " so that " + std::to_string(p.max) +
+                                      " wraps to the minimum as in Cubism");
+      if (q.default_value > q.max) {
+        q.default_value = p.min;
+        result.report.dropped.push_back("parameter " + p.id + ": its default, the maximum, is stored as the minimum, which "
+                                        "Cubism evaluates it as");
+      }
+    }
     rig.parameters.push_back(q);
     if (p.decimals != 3)
       result.report.dropped.push_back("parameter " + p.id + ": " + std::to_string(p.decimals) +
