@@ -91,6 +91,15 @@ for (let k = 0; k < poses; ++k) {
   out.poses.push(pose);
   d.resetDynamicFlags();
 }
+// Timing: the same poses again, several rounds, update() alone (no reading back).
+const rounds = Math.max(1, Math.ceil(2000 / Math.max(1, poses)));
+const start = process.hrtime.bigint();
+for (let r = 0; r < rounds; ++r)
+  for (const pose of out.poses) {
+    for (let i = 0; i < p.count; ++i) p.values[i] = pose.values[i];
+    model.update();
+  }
+out.updateMicroseconds = Number(process.hrtime.bigint() - start) / 1000 / (rounds * Math.max(1, poses));
 fs.writeFileSync(`${outPrefix}.json`, JSON.stringify(out));
 fs.writeFileSync(`${outPrefix}.f32`, Buffer.from(vertices.buffer));
 console.error(`core_poses: ${out.core} · ${d.count} drawables · ${poses} poses → ${outPrefix}.json, .f32`);

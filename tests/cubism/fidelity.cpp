@@ -4,6 +4,7 @@
 // render in. Prints the worst case of each quantity; exits non-zero past the bounds.
 //   p2l_cubism_fidelity MODEL.moc3 CORE_PREFIX
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -22,6 +23,18 @@ std::vector<char> read(const std::string& path) {
 }
 
 }  // namespace
+
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kSanitized = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool kSanitized = true;
+#else
+constexpr bool kSanitized = false;
+#endif
+#else
+constexpr bool kSanitized = false;
+#endif
 
 int main(int argc, char** argv) {
   if (argc != 3) {
@@ -108,6 +121,22 @@ int main(int argc, char** argv) {
               id(color.mesh));
   std::printf("  visibility mismatches %zu, draw order mismatches %zu, render order mismatches %zu\n", visibility, draw_order,
               render_order);
+  // Timing: the same poses, several rounds, evaluate() alone, next to the Core's update().
+  if (core.contains("updateMicroseconds") && poses > 0) {
+    const std::size_t rounds = std::max<std::size_t>(1, (2000 + poses - 1) / poses);
+    const auto start = std::chrono::steady_clock::now();
+    for (std::size_t r = 0; r < rounds; ++r)
+      for (const auto& pose : core["poses"]) {
+        const auto& values = pose["values"];
+        for (std::size_t i = 0; i < rig.parameters.size(); ++i) in.parameters()[i] = values[i].get<float>();
+        in.evaluate();
+      }
+    const double ours = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count() /
+                        static_cast<double>(rounds * poses);
+    const double theirs = core["updateMicroseconds"].get<double>();
+    std::printf("  time per pose: p2lrt evaluate() %.1f us%s, Cubism Core update() in node %.1f us: %.2fx\n", ours,
+                kSanitized ? " (sanitized build)" : "", theirs, theirs / ours);
+  }
   const bool ok = vertex.value <= 1e-5 && opacity_capped.value <= 2e-7 && color.value <= 1e-6 && visibility == 0 && draw_order == 0 && render_order == 0 && poses > 0;
   std::printf("%s\n", ok ? "PASS" : "FAIL");
   return ok ? 0 : 1;
