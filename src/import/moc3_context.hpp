@@ -41,6 +41,9 @@ struct Context {
   ImportReport& report;
   // Per deformer: whether a rotation lies above it (its scale then inherits canvas pixels).
   std::vector<bool> rotation_above;
+  // Per mesh: enabled by the flags of the mesh, its parts and its deformers (not by part
+  // visibility, which only sets opacity).
+  std::vector<bool> mesh_enabled;
 
   // A grid over the binding's axes (the first varies fastest, as in moc3 and p2lrt), one
   // form per keyform of [k] made by form(global keyform index).
@@ -77,7 +80,7 @@ struct Context {
 };
 
 // The stages after the objects are built (rig.deformers, meshes, parts, glues filled).
-void compose_mesh_tables(Context& c);  // mesh colours and opacity: moc3_tables.cpp
+void compose_mesh_tables(Context& c);  // mesh colours and opacity, glue intensity: moc3_tables.cpp
 void add_blend_shapes(Context& c);     // moc3_shapes.cpp
 
 }  // namespace p2l::moc3

@@ -70,7 +70,7 @@ ImportResult import_moc3(std::span<const std::uint8_t> bytes) {
       !KeyformColors::read(f, o, colors, result.error))
     return result;
   Rig& rig = result.rig;
-  Context in{f, bindings, o, blend, colors, rig, result.report, {}};
+  Context in{f, bindings, o, blend, colors, rig, result.report, {}, {}};
   const auto& c = f.canvas();
   rig.canvas = {c.width, c.height, c.origin_x, c.origin_y, c.pixels_per_unit};
   if (c.flags & 1) result.report.dropped.push_back("canvas flag 'y already reversed' (bit 0) is set; positions are taken as y down");
@@ -188,9 +188,14 @@ ImportResult import_moc3(std::span<const std::uint8_t> bytes) {
     out.invert_mask = (m.flags & 8) != 0;
     out.culling = (m.flags & 4) == 0;
     out.texture_page = static_cast<std::int32_t>(m.texture);
-    const bool part_visible = m.parent_part < 0 || o.parts[static_cast<std::size_t>(m.parent_part)].visible;
-    out.visible = m.enabled && (m.parent_part < 0 || part_on[static_cast<std::size_t>(m.parent_part)]) &&
-                  (m.parent < 0 || deformer_on[static_cast<std::size_t>(m.parent)]) && part_visible;
+    // Part opacity multiplies down the part tree, so an invisible part hides its subtree.
+    bool part_visible = true;
+    for (std::int32_t q = m.parent_part; q >= 0; q = o.parts[static_cast<std::size_t>(q)].parent)
+      part_visible &= o.parts[static_cast<std::size_t>(q)].visible;
+    const bool enabled = m.enabled && (m.parent_part < 0 || part_on[static_cast<std::size_t>(m.parent_part)]) &&
+                         (m.parent < 0 || deformer_on[static_cast<std::size_t>(m.parent)]);
+    in.mesh_enabled.push_back(enabled);
+    out.visible = enabled && part_visible;
     std::vector<float> uvs(std::size_t{m.vertex_count} * 2);
     for (std::size_t k = 0; k < uvs.size(); ++k) uvs[k] = f.f32(kUvArray, m.first_uv + k);
     std::vector<std::uint32_t> indices(m.index_count);

@@ -13,6 +13,11 @@
 // keys at L − 2ε (0), L (1), H (1), H + 2ε (0). p2lrt snaps a value within 0.001 of a key
 // onto it, so the two snap zones of L − 2ε and L meet at L − ε and no value in between
 // interpolates: the step is exact except at the boundary value itself.
+//
+// Glue: a glue outside its own keyed range is disabled, so its intensity takes the steps of
+// that range. While one of its meshes is disabled the Core still glues, to positions p2lrt
+// does not have (apparently the mesh's untransformed ones); p2lrt skips the glue then, which
+// the report says.
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -35,6 +40,28 @@ void narrow(const Context& c, const KeyformRange& k, Ranges& r) {
 
 void narrow_parts(const Context& c, std::int32_t part, Ranges& r) {
   for (; part >= 0; part = c.o.parts[static_cast<std::size_t>(part)].parent) narrow(c, c.o.parts[static_cast<std::size_t>(part)].keyforms, r);
+}
+
+// Appends one step table per parameter whose intersected keyed range [L, H] is narrower
+// than the parameter's range. False when no value lies in every range (never enabled).
+bool add_steps(const Context& c, const Ranges& ranges, std::vector<KeyedTable>& out) {
+  for (const auto& [p, range] : ranges) {
+    const auto& q = c.o.parameters[p];
+    const float eps = static_cast<float>(std::pow(0.1, std::min<std::uint32_t>(q.decimals, 30)));
+    const auto [low, high] = range;
+    if (!(low - eps < high + eps)) return false;
+    const bool below = q.min < low - eps, above = q.max >= high + eps;
+    if (!below && !above) continue;
+    KeyedTable step;
+    step.axes.push_back({p, {}});
+    auto& keys = step.axes[0].keys;
+    if (below) keys.push_back(low - 2 * eps), step.values.push_back({0, 0, 0});
+    keys.push_back(low), step.values.push_back({1, 0, 0});
+    if (high > low) keys.push_back(high), step.values.push_back({1, 0, 0});
+    if (above) keys.push_back(high + 2 * eps), step.values.push_back({0, 0, 0});
+    out.push_back(std::move(step));
+  }
+  return true;
 }
 
 // A table with all-equal values loses its axes: it then multiplies as a constant.
@@ -88,6 +115,7 @@ Rgb product(std::span<const Rgb> v) {
 
 void compose_mesh_tables(Context& c) {
   const bool colors = c.colors.present();
+  std::vector<Ranges> mesh_ranges(c.o.meshes.size());
   for (std::size_t mi = 0; mi < c.o.meshes.size(); ++mi) {
     const auto& m = c.o.meshes[mi];
     p2l::Mesh& mesh = c.rig.meshes[mi];
@@ -106,25 +134,8 @@ void compose_mesh_tables(Context& c) {
       narrow(c, c.o.deformers[d].keyforms, ranges);
       narrow_parts(c, c.o.deformers[d].parent_part, ranges);
     }
-    for (const auto& [p, range] : ranges) {
-      const auto& q = c.o.parameters[p];
-      const float eps = static_cast<float>(std::pow(0.1, std::min<std::uint32_t>(q.decimals, 30)));
-      const auto [low, high] = range;
-      if (!(low - eps < high + eps)) {  // no value is inside every range: never shown
-        mesh.visible = false;
-        break;
-      }
-      const bool below = q.min < low - eps, above = q.max >= high + eps;
-      if (!below && !above) continue;
-      KeyedTable step;
-      step.axes.push_back({p, {}});
-      auto& keys = step.axes[0].keys;
-      if (below) keys.push_back(low - 2 * eps), step.values.push_back({0, 0, 0});
-      keys.push_back(low), step.values.push_back({1, 0, 0});
-      if (high > low) keys.push_back(high), step.values.push_back({1, 0, 0});
-      if (above) keys.push_back(high + 2 * eps), step.values.push_back({0, 0, 0});
-      opacity.push_back(std::move(step));
-    }
+    mesh_ranges[mi] = ranges;
+    if (!add_steps(c, ranges, opacity)) mesh.visible = false;
     if (!write(c, mesh, opacity, ChannelType::Opacity, product, false)) {
       c.report.dropped.push_back("mesh " + mesh.id + ": hiding outside its keyed ranges is not reproduced (the grid would be too large)");
       write(c, mesh, {opacity.front()}, ChannelType::Opacity, product, false);
@@ -153,6 +164,50 @@ void compose_mesh_tables(Context& c) {
     if (!write(c, mesh, multiply, ChannelType::MultiplyColor, product, true) ||
         !write(c, mesh, screen, ChannelType::ScreenColor, inverse_product, true))
       c.report.dropped.push_back("mesh " + mesh.id + ": its colours composed with its deformers' need too large a grid; not imported");
+  }
+
+  for (std::size_t gi = 0; gi < c.o.glues.size(); ++gi) {
+    const auto& g = c.o.glues[gi];
+    p2l::Glue& glue = c.rig.glues[gi];
+    if (!c.mesh_enabled[g.mesh_a] || !c.mesh_enabled[g.mesh_b]) {
+      glue.channels.clear();
+      glue.intensity = 0;
+      continue;
+    }
+    Ranges ranges = mesh_ranges[g.mesh_a];
+    for (const auto& [p, r] : mesh_ranges[g.mesh_b]) {
+      auto [it, fresh] = ranges.try_emplace(p, r);
+      if (!fresh) it->second = {std::max(it->second.first, r.first), std::min(it->second.second, r.second)};
+    }
+    std::vector<KeyedTable> intensity{c.table(g.keyforms, [&](std::uint32_t j) { return Rgb{c.f.f32(kGlueIntensity, j), 0, 0}; })};
+    bool ever = add_steps(c, ranges, intensity);
+    if (intensity.size() > 1)
+      c.report.dropped.push_back("glue " + glue.id + ": while one of its meshes is disabled (a binding outside its keys), "
+                                 "Cubism still glues to that mesh's positions; p2lrt skips the glue then");
+    narrow(c, g.keyforms, ranges);
+    intensity.resize(1);
+    ever = ever && add_steps(c, ranges, intensity);
+    glue.channels.clear();
+    for (auto& t : intensity) t = simplified(std::move(t));
+    auto combined = ever ? combine(intensity, c.rig.parameters.size(), product, kMaxCells) : std::nullopt;
+    if (ever && !combined) {
+      c.report.dropped.push_back("glue " + glue.id + ": skipping it while a mesh is disabled is not reproduced (grid too large)");
+      combined = combine(std::span(intensity).first(1), c.rig.parameters.size(), product, kMaxCells);
+    }
+    if (!combined) {
+      glue.intensity = 0;
+      continue;
+    }
+    const auto& forms = combined->grid.forms;
+    if (std::all_of(forms.begin(), forms.end(), [&](const Rgb& v) { return v == forms.front(); })) {
+      glue.intensity = forms.front()[0];
+    } else {
+      Channel ch;
+      ch.type = ChannelType::GlueIntensity;
+      ch.kind = ChannelKind::Scalar;
+      ch.grid = std::move(combined->grid);
+      glue.channels.push_back(std::move(ch));
+    }
   }
 }
 

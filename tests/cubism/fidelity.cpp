@@ -98,7 +98,13 @@ int main(int argc, char** argv) {
         core_order.push_back(m);
       }
       at += v.size();
-      if (((in.changes(m) & p2l::kMeshVisible) != 0) != visible) ++visibility;
+      if (((in.changes(m) & p2l::kMeshVisible) != 0) != visible && visibility++ < 3) {
+        std::printf("  visibility differs: pose %zu, mesh %s: the Core %s, p2lrt %s (opacity %g); values", poses,
+                    rig.meshes[m].id.c_str(), visible ? "shows it" : "hides it", visible ? "hides it" : "shows it",
+                    double(in.opacity(m)));
+        for (std::size_t i = 0; i < rig.parameters.size(); ++i) std::printf(" %g", values[i].get<double>());
+        std::printf("\n");
+      }
     }
     std::sort(core_order.begin(), core_order.end(), [&](std::uint32_t a, std::uint32_t b) {
       return pose["renderOrder"][a].get<int>() < pose["renderOrder"][b].get<int>();
@@ -113,6 +119,11 @@ int main(int argc, char** argv) {
   std::printf("%zu poses × %zu drawables against Cubism Core %s\n", poses, rig.meshes.size(),
               core["core"].get<std::string>().c_str());
   std::printf("  worst vertex error  %.3g units (pose %zu, %s); bound 1e-5\n", vertex.value, vertex.pose, id(vertex.mesh));
+  if (vertex.value > 1e-5) {
+    std::printf("    at values");
+    for (const auto& v : core["poses"][vertex.pose]["values"]) std::printf(" %g", v.get<double>());
+    std::printf("\n");
+  }
   std::printf("  worst opacity error %.3g (pose %zu, %s): the Core's values above 1, which p2lrt clamps\n",
               opacity.value, opacity.pose, id(opacity.mesh));
   std::printf("  worst opacity error against the Core's opacity capped at 1: %.3g (pose %zu, %s); bound 2e-7\n", opacity_capped.value,
