@@ -40,7 +40,7 @@ if [[ ! -f "$BUILD/CMakeCache.txt" ]]; then
     -DP2L_FUZZ=ON -DP2L_SANITIZE=ON -DP2L_TESTS=OFF -DP2L_BENCH=OFF
 fi
 # Only the fuzz targets: the rest of the tree need not build for fuzzing.
-cmake --build "$BUILD" --target p2l_load_fuzzer p2l_make_seeds p2l_moc3_fuzzer p2l_make_moc3 -j 2
+cmake --build "$BUILD" --target p2l_load_fuzzer p2l_make_seeds p2l_moc3_fuzzer p2l_fuzz_make_moc3 -j 2
 
 MAX_LEN=1048576
 if [[ $TARGET == moc3 ]]; then
@@ -54,7 +54,7 @@ if [[ $TARGET == moc3 ]]; then
   fi
   for seed in 1 2 3 4 5 6 7 8; do
     for version in 3 4; do
-      "$BUILD/tests/cubism/p2l_make_moc3" "$seed" "$CORPUS/synthetic-v$version-$seed.moc3" --version "$version" > /dev/null
+      "$BUILD/fuzz/p2l_fuzz_make_moc3" "$seed" "$CORPUS/synthetic-v$version-$seed.moc3" --version "$version" > /dev/null
     done
   done
 else

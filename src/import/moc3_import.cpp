@@ -220,18 +220,44 @@ ImportResult import_moc3(std::span<const std::uint8_t> bytes) {
     rig.glues.push_back(std::move(out));
   }
 
-  // Draw-order groups keep their numbering (children come after their parents); a group
-  // owned by a part object carries that part, whose draw order sorts it.
-  rig.draw_groups.assign(std::max<std::size_t>(1, o.draw_groups.size()), DrawGroup{});
-  for (std::size_t g = 0; g < o.draw_groups.size(); ++g)
-    for (const auto& obj : o.draw_groups[g].objects) {
-      if (obj.part) {
-        rig.draw_groups[static_cast<std::size_t>(obj.group)].part = static_cast<std::int32_t>(obj.index);
-        rig.draw_groups[g].children.push_back({DrawChildKind::Group, static_cast<std::uint32_t>(obj.group)});
-      } else {
-        rig.draw_groups[g].children.push_back({DrawChildKind::Mesh, obj.index});
+  // Draw-order groups: the moc numbers a group after its owner, p2lrt's draw tree lists
+  // groups in pre-order (each followed by its subtree), so they are renumbered by a walk from
+  // the root. A group owned by a part object carries that part, whose draw order sorts it.
+  rig.draw_groups.clear();
+  if (o.draw_groups.empty()) rig.draw_groups.emplace_back();
+  // An explicit stack, not recursion: a hostile file may nest groups as deep as it is long.
+  struct Visit {
+    std::uint32_t group;
+    std::int32_t part, parent;  // parent: its index in rig.draw_groups, -1 for the root
+    std::size_t slot;           // its entry among the parent's children
+  };
+  std::vector<std::uint8_t> seen(o.draw_groups.size(), 0);
+  std::vector<Visit> stack;
+  if (!o.draw_groups.empty()) stack.push_back({0, -1, -1, 0});
+  while (!stack.empty()) {
+    const Visit v = stack.back();
+    stack.pop_back();
+    const auto at = static_cast<std::uint32_t>(rig.draw_groups.size());
+    rig.draw_groups.emplace_back();
+    rig.draw_groups[at].part = v.part;
+    if (v.parent >= 0) rig.draw_groups[static_cast<std::size_t>(v.parent)].children[v.slot].index = at;
+    seen[v.group] = 1;
+    const std::size_t first_child = stack.size();
+    for (const auto& obj : o.draw_groups[v.group].objects) {
+      auto& children = rig.draw_groups[at].children;
+      if (!obj.part) {
+        children.push_back({DrawChildKind::Mesh, obj.index});
+      } else if (!seen[static_cast<std::size_t>(obj.group)]) {  // a group owned twice is drawn once
+        seen[static_cast<std::size_t>(obj.group)] = 1;
+        stack.push_back({static_cast<std::uint32_t>(obj.group), static_cast<std::int32_t>(obj.index), static_cast<std::int32_t>(at),
+                         children.size()});
+        children.push_back({DrawChildKind::Group, 0});
       }
     }
+    std::reverse(stack.begin() + static_cast<std::ptrdiff_t>(first_child), stack.end());  // first child on top
+  }
+  for (std::size_t g = 1; g < seen.size(); ++g)
+    if (!seen[g]) result.report.dropped.push_back("draw-order group " + std::to_string(g) + " is owned by no part object and is not drawn");
 
   compose_mesh_tables(in);
   // Blend shapes measure from the default pose, so they come last, over finished objects.
