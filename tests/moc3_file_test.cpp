@@ -172,6 +172,15 @@ TEST(Moc3Bindings, BrokenChainsAreRefusedByName) {
     EXPECT_NE(e.to_string().find(words), std::string::npos) << e.to_string();
   };
   ChainParts p;
+  p.arrays[50][64] = 0xFF;  // not UTF-8: refused when the file opens
+  {
+    auto b = p.build();
+    File f;
+    p2l::Error e;
+    EXPECT_FALSE(File::open(b, f, e));
+    EXPECT_NE(e.to_string().find("ID 1 of the parameters is not UTF-8"), std::string::npos) << e.to_string();
+  }
+  p = ChainParts();
   p.arrays[72] = bytes_of<std::int32_t>({0, 7, 2});
   refused(p, "parameter binding 7 is out of range");
   p = ChainParts();

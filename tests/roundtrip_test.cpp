@@ -140,6 +140,21 @@ TEST(RoundTrip, TheWriterRefusesCountsTheFormatCannotHold) {
   EXPECT_TRUE(p2l::write(rig));
 }
 
+// Found by the importer's fuzzer: a string the reader refuses must not be written.
+TEST(RoundTrip, TheWriterRefusesStringsThatAreNotUtf8) {
+  for (int version : {1, 2}) {
+    p2l::Rig rig = make_small_rig();
+    rig.meshes[0].id = "mesh\xC3";  // a truncated two-byte sequence
+    p2l::WriteOptions options;
+    options.version = version;
+    auto w = p2l::write(rig, options);
+    EXPECT_FALSE(w) << version;
+    EXPECT_EQ(w.error.code, p2l::ErrorCode::BadString) << w.error.to_string();
+    EXPECT_NE(w.error.to_string().find("mesh\\xc3"), std::string::npos) << w.error.to_string();
+    EXPECT_TRUE(w.bytes.empty());
+  }
+}
+
 TEST(RoundTrip, KeptChunksMustHaveTagsThatCanBeWritten) {
   for (const char* tag : {"MESH", "ab", "a b!", "VNDR"}) {
     p2l::Rig rig = make_small_rig();

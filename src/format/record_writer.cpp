@@ -1,5 +1,7 @@
 #include "format/record_writer.hpp"
 
+#include "format/record_reader.hpp"
+
 #include <algorithm>
 #include <numeric>
 
@@ -37,6 +39,8 @@ std::vector<std::uint8_t> StringPool::finish() {
 }
 
 void RecordWriter::str(const std::string& s) {
+  // A string the reader would refuse is never written: write() reports the first one.
+  if (invalid_utf8_.empty() && !valid_utf8(s)) invalid_utf8_ = s.empty() ? " " : s;
   if (v2()) {
     if (s.empty())
       w_.u32(0xFFFFFFFFu);  // the empty string is the null reference

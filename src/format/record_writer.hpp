@@ -39,6 +39,9 @@ class RecordWriter {
   RecordWriter(ByteWriter& w, StringPool* pool, const WriteOptions& options, std::vector<std::string>& dropped)
       : w_(w), pool_(pool), options_(options), dropped_(dropped) {}
 
+  // The first string given that is not valid UTF-8, or empty.
+  const std::string& invalid_utf8() const { return invalid_utf8_; }
+
   void canvas(const Canvas& c);
   void parameters(const std::vector<Parameter>& list);
   void deformers(const std::vector<Deformer>& list);
@@ -63,6 +66,7 @@ class RecordWriter {
   void clip_extensions(const std::vector<ClipExtension>& list);
 
  private:
+  std::string invalid_utf8_;
   bool v2() const { return pool_ != nullptr; }
   void str(const std::string& s);
   void name(const std::string& s) { str(options_.strip_names ? std::string() : s); }

@@ -132,6 +132,24 @@ std::vector<std::uint8_t> assemble(const std::vector<OutChunk>& chunks, const Wr
   return std::move(out.bytes());
 }
 
+// A string the reader would refuse: the writer writes nothing rather than an unreadable file.
+void refuse_string(WriteResult& result, ChunkId id, const std::string& s) {
+  std::string shown;
+  for (unsigned char ch : s.substr(0, 64)) {
+    static const char* kHex = "0123456789abcdef";
+    if (ch >= 0x20 && ch < 0x7F) {
+      shown += static_cast<char>(ch);
+    } else {
+      shown += "\\x";
+      shown += kHex[ch >> 4];
+      shown += kHex[ch & 15];
+    }
+  }
+  result.error = {ErrorCode::BadString, id == ChunkId::STRS ? "" : std::string(format::tag_of(id)), -1, false,
+                  "the string \"" + shown + "\" is not valid UTF-8"};
+  result.dropped.clear();
+}
+
 void write_v2(const Rig& rig, const WriteOptions& options, WriteResult& result) {
   format::StringPool pool;
   // Chunk buffers must not move: the string pool remembers where each reference sits.
@@ -144,6 +162,7 @@ void write_v2(const Rig& rig, const WriteOptions& options, WriteResult& result) 
     format::ByteWriter& buffer = buffers.emplace_back();
     format::RecordWriter w(buffer, &pool, options, result.dropped);
     write_records(w, rig, id);
+    if (!w.invalid_utf8().empty()) return refuse_string(result, id, w.invalid_utf8());
     OutChunk c;
     c.tag = std::string(format::tag_of(id));
     c.required = format::spec(id).core;
@@ -172,6 +191,7 @@ void write_v1(const Rig& rig, const WriteOptions& options, WriteResult& result) 
   w.physics(rig);
   w.clips(rig.clips);
   w.roles(rig.roles);
+  if (!w.invalid_utf8().empty()) return refuse_string(result, ChunkId::STRS, w.invalid_utf8());
   auto lost = [&](bool present, const char* what) {
     if (present) result.dropped.push_back(what);
   };

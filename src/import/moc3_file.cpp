@@ -1,5 +1,7 @@
 #include "import/moc3_file.hpp"
 
+#include "format/record_reader.hpp"
+
 #include <cstring>
 #include <iterator>
 #include <string>
@@ -198,6 +200,9 @@ bool File::open(std::span<const std::uint8_t> bytes, File& out, Error& error) {
           return fail(error, ErrorCode::BadString, static_cast<std::int64_t>(at + i * 64),
                       std::string("ID ") + std::to_string(i) + " of the " + count_name(spec.count) +
                           " has no terminator within its 64 bytes");
+        if (!format::valid_utf8({reinterpret_cast<const char*>(field), ::strnlen(reinterpret_cast<const char*>(field), 64)}))
+          return fail(error, ErrorCode::BadString, static_cast<std::int64_t>(at + i * 64),
+                      std::string("ID ") + std::to_string(i) + " of the " + count_name(spec.count) + " is not UTF-8");
       }
   }
   return true;
