@@ -155,6 +155,22 @@ TEST(RoundTrip, TheWriterRefusesStringsThatAreNotUtf8) {
   }
 }
 
+// Found by the importer's fuzzer: nor a number the reader refuses.
+TEST(RoundTrip, TheWriterRefusesNumbersThatAreNotFinite) {
+  for (int version : {1, 2}) {
+    p2l::Rig rig = make_small_rig();
+    rig.meshes[0].multiply[1] = std::numeric_limits<float>::infinity();
+    p2l::WriteOptions options;
+    options.version = version;
+    auto w = p2l::write(rig, options);
+    EXPECT_FALSE(w) << version;
+    EXPECT_EQ(w.error.code, p2l::ErrorCode::NonFinite) << w.error.to_string();
+    rig = make_small_rig();
+    rig.meshes[0].geometry->uvs = p2l::Array<float>(std::vector<float>(rig.meshes[0].geometry->uvs.size(), std::numeric_limits<float>::quiet_NaN()));
+    EXPECT_EQ(p2l::write(rig, options).error.code, p2l::ErrorCode::NonFinite) << version;
+  }
+}
+
 TEST(RoundTrip, KeptChunksMustHaveTagsThatCanBeWritten) {
   for (const char* tag : {"MESH", "ab", "a b!", "VNDR"}) {
     p2l::Rig rig = make_small_rig();

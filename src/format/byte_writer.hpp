@@ -4,6 +4,7 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <cmath>
 #include <cstring>
 #include <span>
 #include <string_view>
@@ -33,11 +34,15 @@ class ByteWriter {
     u32(static_cast<std::uint32_t>(v >> 32));
   }
   void f32(float v) {
+    if (!std::isfinite(v)) non_finite_ = true;
     std::uint32_t bits;
     std::memcpy(&bits, &v, 4);
     u32(bits);
   }
   void flag(bool v) { u8(v ? 1 : 0); }
+  // Whether a float that is not finite was written (the reader refuses those).
+  bool non_finite() const { return non_finite_; }
+  void mark_non_finite() { non_finite_ = true; }
   // Runs of 4-byte values: one copy on little-endian hosts, value by value elsewhere.
   template <class T>
   void values32(const T* data, std::size_t n) {
@@ -67,6 +72,7 @@ class ByteWriter {
 
  private:
   std::vector<std::uint8_t> out_;
+  bool non_finite_ = false;
 };
 
 }  // namespace p2l::format

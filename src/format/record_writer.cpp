@@ -3,6 +3,7 @@
 #include "format/record_reader.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 namespace p2l::format {
@@ -60,6 +61,7 @@ void RecordWriter::array_header(ArrayCodec codec, std::size_t count) {
 }
 
 void RecordWriter::floats(const Array<float>& a, FloatUse use) {
+  if (!std::all_of(a.begin(), a.end(), [](float v) { return std::isfinite(v); })) w_.mark_non_finite();
   if (!v2()) {
     w_.u32(static_cast<std::uint32_t>(a.size()));
     w_.values32(a.data(), a.size());

@@ -150,6 +150,13 @@ void refuse_string(WriteResult& result, ChunkId id, const std::string& s) {
   result.dropped.clear();
 }
 
+// A number the reader would refuse (NaN or an infinity, which p2l::validate does not look for).
+void refuse_non_finite(WriteResult& result, ChunkId id) {
+  result.error = {ErrorCode::NonFinite, id == ChunkId::STRS ? "" : std::string(format::tag_of(id)), -1, false,
+                  "a number in it is not finite (NaN or an infinity)"};
+  result.dropped.clear();
+}
+
 void write_v2(const Rig& rig, const WriteOptions& options, WriteResult& result) {
   format::StringPool pool;
   // Chunk buffers must not move: the string pool remembers where each reference sits.
@@ -163,6 +170,7 @@ void write_v2(const Rig& rig, const WriteOptions& options, WriteResult& result) 
     format::RecordWriter w(buffer, &pool, options, result.dropped);
     write_records(w, rig, id);
     if (!w.invalid_utf8().empty()) return refuse_string(result, id, w.invalid_utf8());
+    if (buffer.non_finite()) return refuse_non_finite(result, id);
     OutChunk c;
     c.tag = std::string(format::tag_of(id));
     c.required = format::spec(id).core;
@@ -192,6 +200,7 @@ void write_v1(const Rig& rig, const WriteOptions& options, WriteResult& result) 
   w.clips(rig.clips);
   w.roles(rig.roles);
   if (!w.invalid_utf8().empty()) return refuse_string(result, ChunkId::STRS, w.invalid_utf8());
+  if (out.non_finite()) return refuse_non_finite(result, ChunkId::STRS);
   auto lost = [&](bool present, const char* what) {
     if (present) result.dropped.push_back(what);
   };

@@ -2,6 +2,7 @@
 
 #include "format/record_reader.hpp"
 
+#include <cmath>
 #include <cstring>
 #include <iterator>
 #include <string>
@@ -89,6 +90,7 @@ constexpr std::size_t kHeaderSize = 64;
 constexpr std::size_t kSlotTableSlots = 160;  // versions 1-5
 constexpr std::size_t kCanvasSize = 64;
 constexpr std::uint32_t kCountLimit = 0x80000000u;
+constexpr float kMaxMagnitude = 1e12f;
 
 // Count entries each version defines (the rest read as zero).
 std::size_t count_entries(int version) { return version >= 5 ? kCountEntries : version == 4 ? 32 : 23; }
@@ -179,6 +181,10 @@ bool File::open(std::span<const std::uint8_t> bytes, File& out, Error& error) {
   float c[5];
   std::memcpy(c, bytes.data() + canvas_at, sizeof c);
   out.canvas_ = {c[0], c[1], c[2], c[3], c[4], bytes[canvas_at + 20]};
+  for (float v : c)
+    if (!(std::fabs(v) <= kMaxMagnitude))
+      return fail(error, ErrorCode::NonFinite, canvas_at, "the canvas holds " + std::to_string(v) +
+                                                             "; expected finite numbers within ±1e12");
 
   // Every array of the version inside the file, whatever its count claims.
   for (std::size_t s = 2; s < kSlotCount; ++s) {
@@ -193,6 +199,18 @@ bool File::open(std::span<const std::uint8_t> bytes, File& out, Error& error) {
                   "section slot " + std::to_string(s) + " (" + count_name(spec.count) + ", " + std::to_string(n) +
                       " elements) at offset " + std::to_string(at) + " needs " + std::to_string(need) +
                       " bytes; the file has " + std::to_string(size));
+    // p2lrt holds finite numbers only (moc3.md section 7, item 6), and the importer forms
+    // products of them (positions times pixels per unit, colours down a chain): values
+    // beyond kMaxMagnitude, which no Cubism quantity comes near, are refused as well.
+    if (spec.element == Element::F32)
+      for (std::uint64_t i = 0; i < n; ++i) {
+        float v;
+        std::memcpy(&v, bytes.data() + at + i * 4, 4);
+        if (!(std::fabs(v) <= kMaxMagnitude))
+          return fail(error, ErrorCode::NonFinite, static_cast<std::int64_t>(at + i * 4),
+                      "element " + std::to_string(i) + " of section slot " + std::to_string(s) + " (" +
+                          count_name(spec.count) + ") is " + std::to_string(v) + "; expected a finite number within ±1e12");
+      }
     if (spec.element == Element::Id64)
       for (std::uint64_t i = 0; i < n; ++i) {
         const std::uint8_t* field = bytes.data() + at + i * 64;

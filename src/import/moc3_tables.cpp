@@ -87,6 +87,8 @@ bool write(Context& c, p2l::Mesh& mesh, std::vector<KeyedTable> tables, ChannelT
   for (auto& t : tables) t = simplified(std::move(t));
   auto combined = combine(tables, c.rig.parameters.size(), join, kMaxCells);
   if (!combined) return false;
+  for (const Rgb& v : combined->grid.forms)
+    if (!std::isfinite(v[0]) || !std::isfinite(v[1]) || !std::isfinite(v[2])) return false;  // products overflowed
   if (report_shared && combined->shared_parameter)
     c.report.dropped.push_back("mesh " + mesh.id +
                                ": its colour and a deformer's are keyed on the same parameter; the composed colour is "
@@ -163,7 +165,8 @@ void compose_mesh_tables(Context& c) {
     };
     if (!write(c, mesh, multiply, ChannelType::MultiplyColor, product, true) ||
         !write(c, mesh, screen, ChannelType::ScreenColor, inverse_product, true))
-      c.report.dropped.push_back("mesh " + mesh.id + ": its colours composed with its deformers' need too large a grid; not imported");
+      c.report.dropped.push_back("mesh " + mesh.id + ": its colours composed with its deformers' need too large a grid (or "
+                                 "overflow); not imported");
   }
 
   for (std::size_t gi = 0; gi < c.o.glues.size(); ++gi) {
