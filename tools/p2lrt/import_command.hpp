@@ -5,7 +5,8 @@
 
 namespace p2lrt {
 
-// Writes [out_path]; prints the import report. Returns the exit code.
-int import_cubism(const std::string& in_path, const std::string& out_path);
+// Writes [out_path]; prints the import report and a summary. Returns the exit code.
+// [external_textures]: texture pages refer to the PNG files (relative to the output's folder).
+int import_cubism(const std::string& in_path, const std::string& out_path, bool external_textures);
 
 }  // namespace p2lrt

@@ -132,9 +132,12 @@ int main(int argc, char** argv) {
   evaluate->add_option("--set", settings, "PARAMETER_ID=VALUE (repeatable); the others stay at their defaults");
   evaluate->add_flag("--json", eval_json, "Every output as JSON, vertices included (canvas pixels, y down)");
 
-  auto* import = app.add_subcommand("import", "Import a Cubism model (.model3.json or .moc3; in progress: the moc3 and textures)");
+  bool external_textures = false;
+  auto* import = app.add_subcommand("import", "Import a Cubism model (.model3.json with its files, or a .moc3)");
   import->add_option("MODEL", in_path, "A .model3.json (with the files it names) or a .moc3")->required();
   import->add_option("-o,--output", out_path, "The output .p2lrt")->required();
+  import->add_flag("--external-textures", external_textures,
+                   "Refer to the PNG files (paths relative to the output) instead of embedding them");
 
   auto* support = app.add_subcommand("support", "Print the format versions and chunks this build reads");
 
@@ -163,7 +166,7 @@ int main(int argc, char** argv) {
     auto rig = load_or_report(in_path, bytes, false, true);
     return rig ? write_rig(*rig, convert_flags, out_path) : 1;
   }
-  if (*import) return p2lrt::import_cubism(in_path, out_path);
+  if (*import) return p2lrt::import_cubism(in_path, out_path, external_textures);
   if (*evaluate) {
     auto rig = load_or_report(in_path, bytes, false);
     return rig ? p2lrt::print_evaluation(std::cout, rig, settings, eval_json) : 1;

@@ -1,0 +1,26 @@
+// The whole-model Cubism importer (library p2l_cubism): a model3.json and every file it
+// names (moc3, textures, physics3, pose3, cdi3, userdata3, exp3, motion3) into one Rig.
+// docs/IMPORT.md gives the mapping of each side file onto the chunks, and what the report
+// lists. Nothing here throws.
+#pragma once
+
+#include <filesystem>
+
+#include "p2l/import.hpp"
+
+namespace p2l {
+
+struct CubismImportOptions {
+  // TEXR pages refer to the PNG files (TextureKind::External) instead of embedding them.
+  // The uri is the path as the model3.json writes it (relative to the model3.json's folder:
+  // where the .p2lrt will be written is not known here).
+  bool external_textures = false;
+};
+
+// MODEL.model3.json and everything it references, or a bare .moc3 (core chunks only). Every
+// error names the file and the JSON path of the value at fault, for example
+// `haru.physics3.json: PhysicsSettings[2].Input[0].Source.Id: no parameter "ParamFoo"`.
+// On error the result's rig is empty.
+ImportResult import_cubism(const std::filesystem::path& model, const CubismImportOptions& options = {});
+
+}  // namespace p2l

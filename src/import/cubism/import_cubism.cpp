@@ -1,0 +1,136 @@
+// import_cubism: the model3.json, then the files it names in a fixed order (the order the
+// META source hash covers them in, docs/IMPORT.md), each into the rig the moc3 made.
+#include "p2l/cubism.hpp"
+
+#include <map>
+#include <set>
+
+#include "import/cubism/side_files.hpp"
+#include "import/cubism/sources.hpp"
+
+namespace p2l {
+namespace cubism {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The moc3's core chunks; its report lines and errors are prefixed with its file.
+void read_moc3(const std::vector<std::uint8_t>& bytes, const std::string& file, ImportResult& result) {
+  ImportResult moc = import_moc3(bytes);
+  if (!moc) {
+    Failure f{moc.error};
+    f.error.message = file + ": " + f.error.message;
+    throw f;
+  }
+  result.rig = std::move(moc.rig);
+  for (const std::string& line : moc.report.dropped) result.report.dropped.push_back(file + ": " + line);
+}
+
+template <class Read>
+void side_file(Sources& sources, const std::string& reference, Read read, ImportResult& result) {
+  if (reference.empty()) return;
+  const Document doc = sources.read_json(reference);
+  read(Node(doc), result.rig, result.report);
+}
+
+// "motion/haru_g_m07.motion3.json" -> "haru_g_m07".
+std::string clip_id(const std::string& file) {
+  std::string name = fs::path(file).filename().string();
+  for (std::string suffix : {".motion3.json", ".json"})
+    if (name.size() > suffix.size() && name.ends_with(suffix)) {
+      name.resize(name.size() - suffix.size());
+      break;
+    }
+  return name;
+}
+
+// One clip a motion file: a clip has one group, so a file listed again (Haru lists most of
+// its Idle motions under Use too) keeps its first group.
+void read_motions(Sources& sources, const std::vector<MotionRef>& motions, ImportResult& result) {
+  std::map<std::string, std::string> group_of;  // normal file path -> its clip's group
+  std::set<std::string> ids;
+  for (const MotionRef& ref : motions) {
+    const std::string file = fs::path(ref.file).lexically_normal().generic_string();
+    if (auto seen = group_of.find(file); seen != group_of.end()) {
+      result.report.dropped.push_back(ref.where + ": " + quote_id(ref.file) +
+                                      " is listed again: a clip has one group, so it stays in " +
+                                      quote_id(seen->second) + " only");
+      continue;
+    }
+    group_of.emplace(file, ref.group);
+    std::string id = clip_id(file);
+    if (ids.contains(id)) {
+      int n = 2;
+      while (ids.contains(id + "-" + std::to_string(n))) ++n;
+      const std::string unique = id + "-" + std::to_string(n);
+      result.report.dropped.push_back(ref.where + ": another motion file is named " + quote_id(id) +
+                                      ": this clip's id is " + quote_id(unique));
+      id = unique;
+    }
+    ids.insert(id);
+    const Document doc = sources.read_json(ref.file);
+    read_motion3(Node(doc), ref, id, result.rig, result.report);
+  }
+}
+
+void finish(Sources& sources, const std::string& source, Rig& rig) {
+  rig.meta.push_back({"generator", "p2lrt import"});
+  rig.meta.push_back({"generator_version", P2L_VERSION_STRING});
+  rig.meta.push_back({"source", source});
+  rig.meta.push_back({"source_hash", sources.source_hash()});
+  // The side files were checked against the moc as they were read; this is the net.
+  Error e = validate(rig);
+  if (!e.ok()) {
+    e.message = "the imported rig does not validate: " + e.message;
+    throw Failure{e};
+  }
+}
+
+void import_model3(const fs::path& path, const CubismImportOptions& options, ImportResult& result) {
+  const std::string name = path.filename().string();
+  Sources sources(path.parent_path());
+  const Document settings = parse_document(name, sources.read_path(path, name));
+  const Node root(settings);
+  const Model3 m = read_model3(root, result.report);
+  read_moc3(sources.read(m.moc), m.moc, result);
+  for (const std::string& t : m.textures)
+    result.rig.textures.push_back(read_texture(sources.read(t), t, options.external_textures));
+  side_file(sources, m.physics, read_physics3, result);
+  side_file(sources, m.pose, read_pose3, result);
+  side_file(sources, m.display_info, read_cdi3, result);
+  side_file(sources, m.user_data, read_userdata3, result);
+  for (const ExpressionRef& e : m.expressions) {
+    for (const Expression& other : result.rig.expressions)
+      if (other.id == e.name) result.report.dropped.push_back(name + ": a second expression named " + quote_id(e.name));
+    const Document doc = sources.read_json(e.file);
+    read_exp3(Node(doc), e.name, result.rig, result.report);
+  }
+  read_motions(sources, m.motions, result);
+  read_groups(root, result.rig, result.report);
+  read_hit_areas(root, result.rig, result.report);
+  finish(sources, name, result.rig);
+}
+
+void import_bare_moc3(const fs::path& path, ImportResult& result) {
+  const std::string name = path.filename().string();
+  Sources sources(path.parent_path());
+  read_moc3(sources.read_path(path, name), name, result);
+  finish(sources, name, result.rig);
+}
+
+}  // namespace
+}  // namespace cubism
+
+ImportResult import_cubism(const std::filesystem::path& model, const CubismImportOptions& options) {
+  ImportResult result;
+  result.error = cubism::guarded([&] {
+    if (model.extension() == ".json")
+      cubism::import_model3(model, options, result);
+    else
+      cubism::import_bare_moc3(model, result);
+  });
+  if (!result.error.ok()) result.rig = Rig{};
+  return result;
+}
+
+}  // namespace p2l

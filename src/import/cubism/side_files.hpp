@@ -1,0 +1,57 @@
+// One function a Cubism file kind: each reads its (already parsed) file into the rig, which
+// already holds the moc3's core chunks, and appends a report line for each thing it cannot
+// carry over exactly. A fatal problem is thrown as Failure (document.hpp). docs/IMPORT.md
+// is the mapping table and lists what is fatal and what is a report line.
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "import/cubism/document.hpp"
+#include "p2l/import.hpp"
+#include "p2l/rig.hpp"
+
+namespace p2l::cubism {
+
+// model3.json: what FileReferences names, in the order the importer reads (and hashes) it.
+struct MotionRef {
+  std::string group, file;
+  float fade_in = -1, fade_out = -1;  // the model3 entry's; negative when it gives none
+  std::string where;                  // "x.model3.json: FileReferences.Motions.Idle[0]", for messages
+};
+struct ExpressionRef {
+  std::string name, file;
+};
+struct Model3 {
+  std::string moc;
+  std::vector<std::string> textures;
+  std::string physics, pose, display_info, user_data;  // empty: none
+  std::vector<ExpressionRef> expressions;
+  std::vector<MotionRef> motions;
+};
+// One report line for each member of [object] not in [used]: "file: path.Key: not carried over".
+void report_unused(const Node& object, std::initializer_list<const char*> used, ImportReport& report);
+
+// Reports every key it does not use (Layout, Sound, unknown keys) and what motion entries
+// name but the rig cannot hold (Sound, MotionSync files).
+Model3 read_model3(const Node& root, ImportReport& report);
+
+// model3.json Groups -> Rig::roles, HitAreas -> Rig::hit_areas.
+void read_groups(const Node& root, Rig& rig, ImportReport& report);
+void read_hit_areas(const Node& root, Rig& rig, ImportReport& report);
+
+// A PNG page: embedded, or (external) referring to [reference]. Not a PNG is fatal.
+Texture read_texture(std::span<const std::uint8_t> png, const std::string& reference, bool external);
+
+void read_physics3(const Node& root, Rig& rig, ImportReport& report);
+void read_pose3(const Node& root, Rig& rig, ImportReport& report);
+void read_cdi3(const Node& root, Rig& rig, ImportReport& report);
+void read_userdata3(const Node& root, Rig& rig, ImportReport& report);
+void read_exp3(const Node& root, const std::string& name, Rig& rig, ImportReport& report);
+// One clip (and its CEXT record when it has anything beyond parameter curves) named [id].
+void read_motion3(const Node& root, const MotionRef& ref, const std::string& id, Rig& rig, ImportReport& report);
+
+}  // namespace p2l::cubism
