@@ -14,10 +14,12 @@
 // onto it, so the two snap zones of L − 2ε and L meet at L − ε and no value in between
 // interpolates: the step is exact except at the boundary value itself.
 //
-// Glue: a glue outside its own keyed range is disabled, so its intensity takes the steps of
-// that range. While one of its meshes is disabled the Core still glues, to positions p2lrt
-// does not have (apparently the mesh's untransformed ones); p2lrt skips the glue then, which
-// the report says.
+// Glue: the Core evaluates glue from an earlier update's state in two cases a stateless
+// runtime cannot follow (found with tests/cubism's synthetic models): while one of its
+// meshes is disabled it glues to that mesh's stale vertex buffer (zeros if never computed),
+// and outside its own keys it keeps the last intensity inside them. p2lrt skips the glue in
+// the first case (steps over both meshes' ranges) and holds the end key in the second; the
+// report names every glue either can happen to.
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -83,16 +85,13 @@ void set_channel(p2l::Mesh& mesh, ChannelType type, ChannelKind kind, Grid<Rgb> 
 
 // Writes the tables' combination as a static value or a channel.
 bool write(Context& c, p2l::Mesh& mesh, std::vector<KeyedTable> tables, ChannelType type,
-           const std::function<Rgb(std::span<const Rgb>)>& join, bool report_shared) {
+           const std::function<Rgb(std::span<const Rgb>)>& join, bool* shared = nullptr) {
   for (auto& t : tables) t = simplified(std::move(t));
   auto combined = combine(tables, c.rig.parameters.size(), join, kMaxCells);
   if (!combined) return false;
   for (const Rgb& v : combined->grid.forms)
     if (!std::isfinite(v[0]) || !std::isfinite(v[1]) || !std::isfinite(v[2])) return false;  // products overflowed
-  if (report_shared && combined->shared_parameter)
-    c.report.dropped.push_back("mesh " + mesh.id +
-                               ": its colour and a deformer's are keyed on the same parameter; the composed colour is "
-                               "exact at the keys and interpolated linearly between them");
+  if (shared) *shared |= combined->shared_parameter;
   const auto& forms = combined->grid.forms;
   const bool constant = std::all_of(forms.begin(), forms.end(), [&](const Rgb& v) { return v == forms.front(); });
   if (constant) {
@@ -138,9 +137,9 @@ void compose_mesh_tables(Context& c) {
     }
     mesh_ranges[mi] = ranges;
     if (!add_steps(c, ranges, opacity)) mesh.visible = false;
-    if (!write(c, mesh, opacity, ChannelType::Opacity, product, false)) {
+    if (!write(c, mesh, opacity, ChannelType::Opacity, product)) {
       c.report.dropped.push_back("mesh " + mesh.id + ": hiding outside its keyed ranges is not reproduced (the grid would be too large)");
-      write(c, mesh, {opacity.front()}, ChannelType::Opacity, product, false);
+      write(c, mesh, {opacity.front()}, ChannelType::Opacity, product);
     }
 
     if (!colors) continue;
@@ -163,8 +162,14 @@ void compose_mesh_tables(Context& c) {
       const Rgb p = product(v);
       return Rgb{1 - p[0], 1 - p[1], 1 - p[2]};
     };
-    if (!write(c, mesh, multiply, ChannelType::MultiplyColor, product, true) ||
-        !write(c, mesh, screen, ChannelType::ScreenColor, inverse_product, true))
+    bool shared = false;
+    const bool written = write(c, mesh, multiply, ChannelType::MultiplyColor, product, &shared) &&
+                         write(c, mesh, screen, ChannelType::ScreenColor, inverse_product, &shared);
+    if (shared)
+      c.report.dropped.push_back("mesh " + mesh.id +
+                                 ": its colour and a deformer's are keyed on the same parameter; the composed colour is "
+                                 "exact at the keys and interpolated linearly between them");
+    if (!written)
       c.report.dropped.push_back("mesh " + mesh.id + ": its colours composed with its deformers' need too large a grid (or "
                                  "overflow); not imported");
   }
@@ -187,9 +192,16 @@ void compose_mesh_tables(Context& c) {
     if (intensity.size() > 1)
       c.report.dropped.push_back("glue " + glue.id + ": while one of its meshes is disabled (a binding outside its keys), "
                                  "Cubism still glues to that mesh's positions; p2lrt skips the glue then");
-    narrow(c, g.keyforms, ranges);
-    intensity.resize(1);
-    ever = ever && add_steps(c, ranges, intensity);
+    // Outside its own keys the Core keeps the intensity of the last update inside them;
+    // p2lrt holds the end key's, which is that value when the parameter left the range
+    // moving steadily.
+    Ranges own;
+    narrow(c, g.keyforms, own);
+    std::vector<KeyedTable> own_steps;
+    add_steps(c, own, own_steps);
+    if (!own_steps.empty())
+      c.report.dropped.push_back("glue " + glue.id + ": outside its keys, Cubism keeps the intensity of the last update "
+                                 "inside them; p2lrt holds the end key's");
     glue.channels.clear();
     for (auto& t : intensity) t = simplified(std::move(t));
     auto combined = ever ? combine(intensity, c.rig.parameters.size(), product, kMaxCells) : std::nullopt;

@@ -37,11 +37,28 @@ constexpr bool kSanitized = false;
 #endif
 
 int main(int argc, char** argv) {
-  if (argc != 3) {
-    std::fprintf(stderr, "usage: p2l_cubism_fidelity MODEL.moc3 CORE_PREFIX\n");
+  // Options: --opacity-bound X (default 2e-7, the bound for Haru; a chain of several opacity
+  // factors rounds once per factor), --boundary-draw-orders (a draw order whose p2lrt value
+  // lies within 1e-4 of where floor(x + 0.001) changes may round either way, since the two
+  // runtimes interpolate in different orders: counted apart, and that pose's render order
+  // is not compared).
+  double opacity_bound = 2e-7;
+  bool boundary_draw_orders = false;
+  std::vector<const char*> files;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--opacity-bound" && i + 1 < argc)
+      opacity_bound = std::atof(argv[++i]);
+    else if (a == "--boundary-draw-orders")
+      boundary_draw_orders = true;
+    else
+      files.push_back(argv[i]);
+  }
+  if (files.size() != 2) {
+    std::fprintf(stderr, "usage: p2l_cubism_fidelity MODEL.moc3 CORE_PREFIX [--opacity-bound X] [--boundary-draw-orders]\n");
     return 2;
   }
-  const auto moc = read(argv[1]);
+  const auto moc = read(files[0]);
   auto imported = p2l::import_moc3(std::span(reinterpret_cast<const std::uint8_t*>(moc.data()), moc.size()));
   if (!imported) {
     std::fprintf(stderr, "import failed: %s\n", imported.error.to_string().c_str());
@@ -55,9 +72,9 @@ int main(int argc, char** argv) {
   }
   p2l::Instance in(model.model);
   const p2l::Rig& rig = model.model->rig();
-  const auto json_text = read(std::string(argv[2]) + ".json");
+  const auto json_text = read(std::string(files[1]) + ".json");
   const auto core = nlohmann::json::parse(json_text.begin(), json_text.end());
-  const auto raw = read(std::string(argv[2]) + ".f32");
+  const auto raw = read(std::string(files[1]) + ".f32");
   std::vector<float> core_vertices(raw.size() / 4);
   std::memcpy(core_vertices.data(), raw.data(), core_vertices.size() * 4);
   const double ppu = core["canvas"]["pixelsPerUnit"].get<double>();
@@ -74,12 +91,13 @@ int main(int argc, char** argv) {
       if (v > value) *this = {v, p, m};
     }
   } vertex, opacity, opacity_capped, color;
-  std::size_t visibility = 0, draw_order = 0, render_order = 0, at = 0, poses = 0;
+  std::size_t visibility = 0, draw_order = 0, render_order = 0, at = 0, poses = 0, boundary = 0;
   for (const auto& pose : core["poses"]) {
     const auto& values = pose["values"];
     for (std::size_t i = 0; i < rig.parameters.size(); ++i) in.parameters()[i] = values[i].get<float>();
     in.evaluate();
     std::vector<std::uint32_t> core_order;
+    bool at_boundary = false;
     for (std::uint32_t m = 0; m < rig.meshes.size(); ++m) {
       const auto v = in.vertices(m);
       const bool visible = pose["visible"][m].get<int>() != 0;
@@ -94,7 +112,16 @@ int main(int argc, char** argv) {
           color.see(std::fabs(double(in.multiply(m)[k]) - pose["multiply"][m][k].get<double>()), poses, m);
           color.see(std::fabs(double(in.screen(m)[k]) - pose["screen"][m][k].get<double>()), poses, m);
         }
-        if (static_cast<int>(std::floor(in.draw_order(m) + 0.001f)) != pose["drawOrder"][m].get<int>()) ++draw_order;
+        const float x = in.draw_order(m) + 0.001f;
+        if (static_cast<int>(std::floor(x)) != pose["drawOrder"][m].get<int>()) {
+          const float off = x - std::round(x);
+          if (boundary_draw_orders && std::fabs(off) < 1e-4f) {
+            ++boundary;
+            at_boundary = true;
+          } else {
+            ++draw_order;
+          }
+        }
         core_order.push_back(m);
       }
       at += v.size();
@@ -112,7 +139,7 @@ int main(int argc, char** argv) {
     std::vector<std::uint32_t> ours;
     for (std::uint32_t m : in.render_order())
       if ((in.changes(m) & p2l::kMeshVisible) != 0) ours.push_back(m);
-    if (ours != core_order) ++render_order;
+    if (ours != core_order && !at_boundary) ++render_order;
     ++poses;
   }
   auto id = [&](std::uint32_t m) { return rig.meshes[m].id.c_str(); };
@@ -126,10 +153,11 @@ int main(int argc, char** argv) {
   }
   std::printf("  worst opacity error %.3g (pose %zu, %s): the Core's values above 1, which p2lrt clamps\n",
               opacity.value, opacity.pose, id(opacity.mesh));
-  std::printf("  worst opacity error against the Core's opacity capped at 1: %.3g (pose %zu, %s); bound 2e-7\n", opacity_capped.value,
-              opacity_capped.pose, id(opacity_capped.mesh));
+  std::printf("  worst opacity error against the Core's opacity capped at 1: %.3g (pose %zu, %s); bound %.3g\n", opacity_capped.value,
+              opacity_capped.pose, id(opacity_capped.mesh), opacity_bound);
   std::printf("  worst colour error  %.3g (pose %zu, %s, multiply or screen); bound 1e-6\n", color.value, color.pose,
               id(color.mesh));
+  if (boundary_draw_orders) std::printf("  draw orders within 1e-4 of an integer step, rounded the other way: %zu\n", boundary);
   std::printf("  visibility mismatches %zu, draw order mismatches %zu, render order mismatches %zu\n", visibility, draw_order,
               render_order);
   // Timing: the same poses, several rounds, evaluate() alone, next to the Core's update().
@@ -148,7 +176,7 @@ int main(int argc, char** argv) {
     std::printf("  time per pose: p2lrt evaluate() %.1f us%s, Cubism Core update() in node %.1f us: %.2fx\n", ours,
                 kSanitized ? " (sanitized build)" : "", theirs, theirs / ours);
   }
-  const bool ok = vertex.value <= 1e-5 && opacity_capped.value <= 2e-7 && color.value <= 1e-6 && visibility == 0 && draw_order == 0 && render_order == 0 && poses > 0;
+  const bool ok = vertex.value <= 1e-5 && opacity_capped.value <= opacity_bound && color.value <= 1e-6 && visibility == 0 && draw_order == 0 && render_order == 0 && poses > 0;
   std::printf("%s\n", ok ? "PASS" : "FAIL");
   return ok ? 0 : 1;
 }
