@@ -9,42 +9,40 @@ bool KeyedTable::constant() const {
 }
 
 Rgb KeyedTable::at(std::span<const float> parameters) const {
-  // Per axis: the lower key index and the fraction toward the next (0 at and beyond the ends).
-  std::vector<std::size_t> lo(axes.size());
-  std::vector<float> t(axes.size(), 0.0f);
+  // Per axis the lower key; the axes strictly between two keys ("active") each double the
+  // corners, so a value at keys on every axis reads one cell whatever the axis count.
   std::size_t stride = 1, base = 0;
-  std::vector<std::size_t> strides(axes.size());
-  for (std::size_t a = 0; a < axes.size(); ++a) {
-    const auto& keys = axes[a].keys;
-    const float v = parameters[axes[a].parameter];
-    std::size_t j = 0;
-    if (v >= keys.back()) {
-      j = keys.size() - 1;
-    } else if (v > keys.front()) {
-      j = static_cast<std::size_t>(std::upper_bound(keys.begin(), keys.end(), v) - keys.begin()) - 1;
-      t[a] = (v - keys[j]) / (keys[j + 1] - keys[j]);
+  struct Active {
+    std::size_t stride;
+    float t;
+  };
+  std::vector<Active> active;
+  for (const auto& axis : axes) {
+    const auto& keys = axis.keys;
+    const float v = parameters[axis.parameter];
+    if (v > keys.front() && v < keys.back()) {
+      const std::size_t j = static_cast<std::size_t>(std::upper_bound(keys.begin(), keys.end(), v) - keys.begin()) - 1;
+      const float t = (v - keys[j]) / (keys[j + 1] - keys[j]);
+      base += j * stride;
+      if (t != 0.0f) active.push_back({stride, t});
+    } else if (v >= keys.back()) {
+      base += (keys.size() - 1) * stride;
     }
-    lo[a] = j;
-    strides[a] = stride;
-    base += j * stride;
     stride *= keys.size();
   }
+  if (active.size() > 20) active.resize(20);  // keyed tables here have a handful of axes; bounds the work
   Rgb out{0, 0, 0};
-  const std::size_t corners = std::size_t{1} << axes.size();
-  for (std::size_t c = 0; c < corners; ++c) {
+  for (std::size_t c = 0; c < (std::size_t{1} << active.size()); ++c) {
     float w = 1.0f;
     std::size_t index = base;
-    bool skip = false;
-    for (std::size_t a = 0; a < axes.size() && !skip; ++a) {
+    for (std::size_t a = 0; a < active.size(); ++a) {
       if (c >> a & 1) {
-        if (t[a] == 0.0f) skip = true;
-        w *= t[a];
-        index += strides[a];
+        w *= active[a].t;
+        index += active[a].stride;
       } else {
-        w *= 1.0f - t[a];
+        w *= 1.0f - active[a].t;
       }
     }
-    if (skip) continue;
     for (int k = 0; k < 3; ++k) out[k] += values[index][k] * w;
   }
   return out;

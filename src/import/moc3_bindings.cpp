@@ -74,6 +74,10 @@ bool Bindings::read(const File& f, Bindings& out, Error& error) {
                                std::to_string(q));
       const std::int32_t first_key = f.i32(kParameterBindingFirstKey, static_cast<std::size_t>(q));
       const std::int32_t key_count = f.i32(kParameterBindingKeyCount, static_cast<std::size_t>(q));
+      // p2lrt grids number keys with u16 coordinates.
+      if (key_count > 0xFFFF)
+        return fail(error, "parameter binding " + std::to_string(q) + " has " + std::to_string(key_count) +
+                               " keys; p2lrt takes at most 65535 on one axis");
       if (key_count <= 0 || !range_ok(first_key, key_count, keys))
         return fail(error, "parameter binding " + std::to_string(q) + " has keys " + std::to_string(first_key) + " + " +
                                std::to_string(key_count) + "; expected at least one within the " + std::to_string(keys) +

@@ -44,6 +44,9 @@ struct Context {
   // Per mesh: enabled by the flags of the mesh, its parts and its deformers (not by part
   // visibility, which only sets opacity).
   std::vector<bool> mesh_enabled;
+  // Cells the composed channels (moc3_tables.cpp) may still make, all meshes together, so
+  // that a hostile file cannot make the importer allocate without bound.
+  std::size_t cell_budget = std::size_t{1} << 22;
 
   // A grid over the binding's axes (the first varies fastest, as in moc3 and p2lrt), one
   // form per keyform of [k] made by form(global keyform index).

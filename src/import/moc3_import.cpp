@@ -70,7 +70,7 @@ ImportResult import_moc3(std::span<const std::uint8_t> bytes) {
       !KeyformColors::read(f, o, colors, result.error))
     return result;
   Rig& rig = result.rig;
-  Context in{f, bindings, o, blend, colors, rig, result.report, {}, {}};
+  Context in{f, bindings, o, blend, colors, rig, result.report, {}, {}, std::size_t{1} << 22};
   const auto& c = f.canvas();
   rig.canvas = {c.width, c.height, c.origin_x, c.origin_y, c.pixels_per_unit};
   if (c.flags & 1) result.report.dropped.push_back("canvas flag 'y already reversed' (bit 0) is set; positions are taken as y down");

@@ -6,6 +6,10 @@ namespace p2l::moc3 {
 namespace {
 
 constexpr std::uint32_t kMaxLatticeSide = 1024;
+// Keyforms may share one run of the position array, so a small file can name far more
+// positions than it holds; the rig copies each keyform's, so their total is capped
+// (Haru has 0.6 million).
+constexpr std::uint64_t kMaxKeyformFloats = std::uint64_t{1} << 26;
 
 class Reader {
  public:
@@ -30,6 +34,16 @@ class Reader {
     if (first >= 0 && count >= 0 && static_cast<std::uint64_t>(first + count) <= size) return true;
     return fail(who + ": " + what + " " + std::to_string(first) + " + " + std::to_string(count) + " lie outside the " +
                 std::to_string(size) + " there are");
+  }
+
+  // Counts [k]'s positions toward kMaxKeyformFloats.
+  bool budget(const KeyformRange& k, std::uint32_t points, const std::string& who) {
+    floats_ += std::uint64_t{k.count} * points * 2;
+    if (floats_ <= kMaxKeyformFloats) return true;
+    error_ = Error{ErrorCode::TooLarge, "moc3", -1, false,
+                   who + ": the keyforms so far hold more than " + std::to_string(kMaxKeyformFloats) +
+                       " position floats, which this importer does not take"};
+    return false;
   }
 
   // An object's keyforms: a valid binding, a range of exactly its key product.
@@ -58,6 +72,7 @@ class Reader {
   const File& f_;
   const Bindings& bindings_;
   Error& error_;
+  std::uint64_t floats_ = 0;
 };
 
 }  // namespace
@@ -128,7 +143,7 @@ bool Objects::read(const File& f, const Bindings& bindings, Objects& out, Error&
       if (static_cast<std::uint32_t>(f.i32(22, d.specific)) != points)
         return r.fail(who + ": " + std::to_string(f.i32(22, d.specific)) + " lattice points for " + std::to_string(d.columns) +
                       " x " + std::to_string(d.rows) + " cells");
-      if (!r.positions(60, d.keyforms, points, who)) return false;
+      if (!r.positions(60, d.keyforms, points, who) || !r.budget(d.keyforms, points, who)) return false;
       d.bilinear = f.has(101) && f.bool32(101, d.specific);
     } else {
       if (!r.keyforms(25, 26, 27, d.specific, kRotationKeyforms, who, d.keyforms)) return false;
@@ -172,7 +187,7 @@ bool Objects::read(const File& f, const Bindings& bindings, Objects& out, Error&
       if (!r.ref(mask, meshes, who, "mask mesh")) return false;
       m.masks.push_back(static_cast<std::uint32_t>(mask));
     }
-    if (!r.positions(70, m.keyforms, m.vertex_count, who)) return false;
+    if (!r.positions(70, m.keyforms, m.vertex_count, who) || !r.budget(m.keyforms, m.vertex_count, who)) return false;
   }
 
   // Draw-order groups: objects are meshes or parts owning a later group.

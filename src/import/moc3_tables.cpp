@@ -52,7 +52,10 @@ bool add_steps(const Context& c, const Ranges& ranges, std::vector<KeyedTable>& 
     const float eps = static_cast<float>(std::pow(0.1, std::min<std::uint32_t>(q.decimals, 30)));
     const auto [low, high] = range;
     if (!(low - eps < high + eps)) return false;
-    const bool below = q.min < low - eps, above = q.max >= high + eps;
+    // Far from zero a float cannot step by 2ε (the file allows values up to 1e12): no step
+    // is written there, the range is kept as p2lrt's clamp.
+    const bool below = q.min < low - eps && low - 2 * eps < low - eps && low - eps < low;
+    const bool above = q.max >= high + eps && high < high + eps && high + eps < high + 2 * eps;
     if (!below && !above) continue;
     KeyedTable step;
     step.axes.push_back({p, {}});
@@ -85,10 +88,12 @@ void set_channel(p2l::Mesh& mesh, ChannelType type, ChannelKind kind, Grid<Rgb> 
 
 // Writes the tables' combination as a static value or a channel.
 bool write(Context& c, p2l::Mesh& mesh, std::vector<KeyedTable> tables, ChannelType type,
-           const std::function<Rgb(std::span<const Rgb>)>& join, bool* shared = nullptr) {
+           const std::function<Rgb(std::span<const Rgb>)>& join, bool* shared = nullptr, bool budgeted = true) {
   for (auto& t : tables) t = simplified(std::move(t));
-  auto combined = combine(tables, c.rig.parameters.size(), join, kMaxCells);
+  // One table alone is the file's own keyforms, as large as the file: only products count.
+  auto combined = combine(tables, c.rig.parameters.size(), join, budgeted ? std::min(kMaxCells, c.cell_budget) : SIZE_MAX);
   if (!combined) return false;
+  c.cell_budget -= std::min(c.cell_budget, combined->grid.forms.size());
   for (const Rgb& v : combined->grid.forms)
     if (!std::isfinite(v[0]) || !std::isfinite(v[1]) || !std::isfinite(v[2])) return false;  // products overflowed
   if (shared) *shared |= combined->shared_parameter;
@@ -139,7 +144,7 @@ void compose_mesh_tables(Context& c) {
     if (!add_steps(c, ranges, opacity)) mesh.visible = false;
     if (!write(c, mesh, opacity, ChannelType::Opacity, product)) {
       c.report.dropped.push_back("mesh " + mesh.id + ": hiding outside its keyed ranges is not reproduced (the grid would be too large)");
-      write(c, mesh, {opacity.front()}, ChannelType::Opacity, product);
+      write(c, mesh, {opacity.front()}, ChannelType::Opacity, product, nullptr, false);
     }
 
     if (!colors) continue;
@@ -204,11 +209,13 @@ void compose_mesh_tables(Context& c) {
                                  "inside them; p2lrt holds the end key's");
     glue.channels.clear();
     for (auto& t : intensity) t = simplified(std::move(t));
-    auto combined = ever ? combine(intensity, c.rig.parameters.size(), product, kMaxCells) : std::nullopt;
+    auto combined =
+        ever ? combine(intensity, c.rig.parameters.size(), product, std::min(kMaxCells, c.cell_budget)) : std::nullopt;
     if (ever && !combined) {
       c.report.dropped.push_back("glue " + glue.id + ": skipping it while a mesh is disabled is not reproduced (grid too large)");
-      combined = combine(std::span(intensity).first(1), c.rig.parameters.size(), product, kMaxCells);
+      combined = combine(std::span(intensity).first(1), c.rig.parameters.size(), product, SIZE_MAX);
     }
+    if (combined) c.cell_budget -= std::min(c.cell_budget, combined->grid.forms.size());
     if (!combined) {
       glue.intensity = 0;
       continue;
