@@ -78,12 +78,17 @@ KeyedTable simplified(KeyedTable t) {
   return t;
 }
 
-void set_channel(p2l::Mesh& mesh, ChannelType type, ChannelKind kind, Grid<Rgb> grid) {
+void add_channel(Channels& channels, ChannelType type, ChannelKind kind, Grid<Rgb> grid) {
   Channel ch;
   ch.type = type;
   ch.kind = kind;
   ch.grid = std::move(grid);
-  mesh.channels.push_back(std::move(ch));
+  channels.push_back(std::move(ch));
+}
+
+// Whether every cell holds the same value (then a static value replaces the channel).
+bool uniform(const std::vector<Rgb>& forms) {
+  return std::all_of(forms.begin(), forms.end(), [&](const Rgb& v) { return v == forms.front(); });
 }
 
 // Writes the tables' combination as a static value or a channel.
@@ -97,16 +102,15 @@ bool write(Context& c, p2l::Mesh& mesh, std::vector<KeyedTable> tables, ChannelT
   for (const Rgb& v : combined->grid.forms)
     if (!std::isfinite(v[0]) || !std::isfinite(v[1]) || !std::isfinite(v[2])) return false;  // products overflowed
   if (shared) *shared |= combined->shared_parameter;
-  const auto& forms = combined->grid.forms;
-  const bool constant = std::all_of(forms.begin(), forms.end(), [&](const Rgb& v) { return v == forms.front(); });
-  if (constant) {
-    const Rgb v = forms.front();
+  if (uniform(combined->grid.forms)) {
+    const Rgb v = combined->grid.forms.front();
     if (type == ChannelType::Opacity) mesh.opacity = v[0];
     if (type == ChannelType::MultiplyColor) mesh.multiply = v;
     if (type == ChannelType::ScreenColor) mesh.screen = v;
     return true;
   }
-  set_channel(mesh, type, type == ChannelType::Opacity ? ChannelKind::Scalar : ChannelKind::Color, std::move(combined->grid));
+  add_channel(mesh.channels, type, type == ChannelType::Opacity ? ChannelKind::Scalar : ChannelKind::Color,
+              std::move(combined->grid));
   return true;
 }
 
@@ -220,16 +224,10 @@ void compose_mesh_tables(Context& c) {
       glue.intensity = 0;
       continue;
     }
-    const auto& forms = combined->grid.forms;
-    if (std::all_of(forms.begin(), forms.end(), [&](const Rgb& v) { return v == forms.front(); })) {
-      glue.intensity = forms.front()[0];
-    } else {
-      Channel ch;
-      ch.type = ChannelType::GlueIntensity;
-      ch.kind = ChannelKind::Scalar;
-      ch.grid = std::move(combined->grid);
-      glue.channels.push_back(std::move(ch));
-    }
+    if (uniform(combined->grid.forms))
+      glue.intensity = combined->grid.forms.front()[0];
+    else
+      add_channel(glue.channels, ChannelType::GlueIntensity, ChannelKind::Scalar, std::move(combined->grid));
   }
 }
 
