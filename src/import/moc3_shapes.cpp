@@ -75,6 +75,12 @@ Binding<S> binding(Context& c, const BlendBinding& b, const std::string& owner) 
 
 bool nonzero(const Rgb& v) { return v[0] != 0.0f || v[1] != 0.0f || v[2] != 0.0f; }
 
+// A shape's target: the default-pose points moved by a keyform's deltas.
+Array<float> moved(std::vector<float> base, const Array<float>& delta) {
+  for (std::size_t i = 0; i < base.size(); ++i) base[i] += delta[i];
+  return Array<float>(std::move(base));
+}
+
 Rgb plus(Rgb a, const Rgb& b) {
   for (int k = 0; k < 3; ++k) a[k] += b[k];
   return a;
@@ -106,9 +112,7 @@ void add_blend_shapes(Context& c) {
           if (k == b.base) continue;
           const std::uint32_t j = b.first + k;
           const auto delta = c.positions(kWarpPositions, j, points, root, false);
-          std::vector<float> target(base_points);
-          for (std::size_t i = 0; i < target.size(); ++i) target[i] += delta[i];
-          LatticeShape s{Array<float>(std::move(target)), base.opacity + (v5 ? c.f.f32(kWarpOpacity, j) : 0.0f), base.multiply,
+          LatticeShape s{moved(base_points, delta), base.opacity + (v5 ? c.f.f32(kWarpOpacity, j) : 0.0f), base.multiply,
                          base.screen};
           if (v5) colours |= nonzero(c.multiply_color(c.colors.warp_multiply[j])) || nonzero(c.screen_color(c.colors.warp_screen[j]));
           binding_out.shapes[k] = std::move(s);
@@ -158,10 +162,8 @@ void add_blend_shapes(Context& c) {
         if (k == b.base) continue;
         const std::uint32_t j = b.first + k;
         const auto delta = c.positions(kMeshPositions, j, m.vertex_count, m.parent < 0, false);
-        std::vector<float> target(base_offsets);
-        for (std::size_t i = 0; i < target.size(); ++i) target[i] += delta[i];
         MeshShape s;
-        s.deltas = Array<float>(std::move(target));
+        s.deltas = moved(base_offsets, delta);
         s.draw_order = base.draw_order + (v5 ? c.f.f32(kMeshOrder, j) : 0.0f);
         s.opacity = base.opacity + (v5 ? c.f.f32(kMeshOpacity, j) : 0.0f);
         s.multiply = base.multiply;

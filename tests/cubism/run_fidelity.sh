@@ -5,14 +5,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 bin=$1 work=$2 poses=${3:-200} seed=${4:-1}
-if ! core=$("$here/../../scripts/fetch_cubism_core.sh"); then
-  echo "run_fidelity: SKIPPED: the official Cubism Core could not be fetched from npm" >&2
-  exit 77
-fi
-if ! command -v node > /dev/null; then
-  echo "run_fidelity: SKIPPED: node is not installed" >&2
-  exit 77
-fi
+source "$here/core_env.sh" run_fidelity
 moc=$core/package/characters/haru_greeter_pro_jp/runtime/haru_greeter_t03.moc3
 mkdir -p "$work"
 node "$here/core_poses.js" "$core/package/live2dcubismcore.min.js" "$moc" "$poses" "$seed" "$work/haru-core"

@@ -11,14 +11,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 fidelity=$1 make=$2 work=$3 count=$4 features=${5:-default} versions=${6:-3 4} first=${7:-1}
 poses=${POSES:-50}
-if ! core=$("$here/../../scripts/fetch_cubism_core.sh"); then
-  echo "run_synthetic: SKIPPED: the official Cubism Core could not be fetched from npm" >&2
-  exit 77
-fi
-if ! command -v node > /dev/null; then
-  echo "run_synthetic: SKIPPED: node is not installed" >&2
-  exit 77
-fi
+source "$here/core_env.sh" run_synthetic
 mkdir -p "$work"
 # The Core over the poses. node has been seen (rarely) to hang on exit after writing its
 # output: the run counts when core_poses.js printed its closing line.
