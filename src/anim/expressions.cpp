@@ -1,0 +1,148 @@
+// Expressions (docs/RUNTIME.md "Expressions"): entries in start order, each weighted by its
+// sine fade-in times its fade-out; per parameter Add sums, Multiply multiplies and
+// Overwrite lerps from the value on entry, the result being (over + add) * mul.
+#include "anim/expressions.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+namespace p2l::anim {
+namespace {
+
+double ease(double x) { return 0.5 - 0.5 * std::cos(std::numbers::pi * std::clamp(x, 0.0, 1.0)); }
+
+// The fade-in term of an entry [age] seconds old: 1 at once for a fade time <= 0 (or NaN).
+double fade_in_term(double age, float fade) { return fade > 0.0f ? ease(age / fade) : 1.0; }
+
+}  // namespace
+
+Expressions::Expressions(const Rig& rig) {
+  const std::size_t parameter_count = rig.parameters.size();
+  infos_.reserve(rig.expressions.size());
+  for (const Expression& e : rig.expressions) {
+    Info info{e.fade_in, e.fade_out, static_cast<std::uint32_t>(values_.size()), 0};
+    for (const ExpressionValue& v : e.values) {
+      if (v.parameter >= parameter_count) continue;  // a bad record: ignored
+      values_.push_back({v.parameter, v.blend, v.value});
+      ++info.count;
+    }
+    infos_.push_back(info);
+  }
+  entries_.reserve(2 * infos_.size() + 4);
+  add_.assign(parameter_count, 0.0);
+  mul_.assign(parameter_count, 1.0);
+  over_.assign(parameter_count, 0.0);
+  touched_.assign(parameter_count, 0);
+  touched_list_.reserve(parameter_count);
+}
+
+void Expressions::push(std::uint32_t index) {
+  Entry e;
+  e.expression = index;
+  entries_.push_back(e);
+}
+
+void Expressions::play(std::int32_t index) {
+  if (index < 0 || static_cast<std::size_t>(index) >= infos_.size()) {
+    for (Entry& e : entries_)
+      if (e.fade == Fade::None) {
+        e.fade = Fade::Removed;
+        e.out_fade = infos_[e.expression].fade_out;
+        e.out_time = 0;
+      }
+    return;
+  }
+  const auto i = static_cast<std::uint32_t>(index);
+  // Every entry still playing (the same expression too: it restarts) fades out as the new
+  // one fades in.
+  for (Entry& e : entries_)
+    if (e.fade == Fade::None) {
+      e.fade = Fade::Replaced;
+      e.out_fade = infos_[i].fade_in;
+      e.out_time = 0;
+    }
+  push(i);
+}
+
+bool Expressions::add(std::uint32_t index) {
+  if (index >= infos_.size()) return false;
+  for (const Entry& e : entries_)
+    if (e.expression == index && e.fade == Fade::None) return false;
+  push(index);
+  return true;
+}
+
+bool Expressions::remove(std::uint32_t index) {
+  bool found = false;
+  for (Entry& e : entries_)
+    if (e.expression == index && e.fade == Fade::None) {
+      e.fade = Fade::Removed;
+      e.out_fade = infos_[index].fade_out;
+      e.out_time = 0;
+      found = true;
+    }
+  return found;
+}
+
+std::uint32_t Expressions::playing(std::span<std::uint32_t> out) const {
+  std::uint32_t n = 0;
+  for (const Entry& e : entries_)
+    if (e.fade == Fade::None) {
+      if (n < out.size()) out[n] = e.expression;
+      ++n;
+    }
+  return n;
+}
+
+void Expressions::update(float dt, std::span<float> values) {
+  const double step = dt > 0.0f ? static_cast<double>(dt) : 0.0;  // negative or NaN: 0
+
+  // Age every entry, weigh it, and drop the fading ones whose weight reached 0.
+  std::size_t kept = 0;
+  for (std::size_t k = 0; k < entries_.size(); ++k) {
+    Entry e = entries_[k];
+    e.age += step;
+    double fade_out = 1.0;
+    if (e.fade != Fade::None) {
+      e.out_time += step;
+      fade_out = e.out_fade > 0.0f ? 1.0 - ease(e.out_time / e.out_fade) : 0.0;
+    }
+    e.weight = fade_in_term(e.age, infos_[e.expression].fade_in) * fade_out;
+    if (e.fade != Fade::None && e.weight == 0.0) continue;
+    entries_[kept++] = e;
+  }
+  entries_.resize(kept);  // shrinks: no allocation
+
+  // Accumulate, entry by entry in start order.
+  const std::size_t limit = std::min(values.size(), touched_.size());
+  for (const Entry& e : entries_) {
+    const Info& info = infos_[e.expression];
+    const double w = e.weight;
+    for (std::uint32_t k = info.first; k < info.first + info.count; ++k) {
+      const Value& v = values_[k];
+      const std::uint32_t p = v.parameter;
+      if (p >= limit) continue;
+      if (!touched_[p]) {
+        touched_[p] = 1;
+        touched_list_.push_back(p);  // capacity: one per parameter
+        add_[p] = 0.0;
+        mul_[p] = 1.0;
+        over_[p] = static_cast<double>(values[p]);
+      }
+      const double x = static_cast<double>(v.value);
+      switch (v.blend) {
+        case ExpressionBlend::Add: add_[p] += w * x; break;
+        case ExpressionBlend::Multiply: mul_[p] *= 1.0 + (x - 1.0) * w; break;
+        case ExpressionBlend::Overwrite: over_[p] += (x - over_[p]) * w; break;
+      }
+    }
+  }
+  for (const std::uint32_t p : touched_list_) {
+    values[p] = static_cast<float>((over_[p] + add_[p]) * mul_[p]);
+    touched_[p] = 0;
+  }
+  touched_list_.clear();
+}
+
+}  // namespace p2l::anim

@@ -1,0 +1,104 @@
+// Part poses (docs/RUNTIME.md "Poses"): Cubism's pose3 fade with phi = 0.5 and the 0.15
+// back-opacity threshold. Bad part indices (validation rejects them) are skipped: a part
+// past the end reads as opacity 1 and is never written.
+#include "anim/pose.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace p2l::anim {
+namespace {
+
+constexpr float kPhi = 0.5f;
+constexpr float kBackOpacityThreshold = 0.15f;
+constexpr float kShownAbove = 0.001f;
+
+}  // namespace
+
+PosePlayer::PosePlayer(const Rig& rig) {
+  opacity_.assign(rig.parts.size(), 1.0f);
+  if (!rig.pose) return;
+  fade_ = rig.pose->fade_in;
+  groups_.reserve(rig.pose->groups.size());
+  for (const PoseGroup& g : rig.pose->groups) {
+    groups_.push_back({static_cast<std::uint32_t>(entries_.size()), static_cast<std::uint32_t>(g.entries.size()), 0});
+    for (const PoseEntry& e : g.entries) {
+      entries_.push_back({e.part, static_cast<std::uint32_t>(links_.size()), static_cast<std::uint32_t>(e.linked.size())});
+      links_.insert(links_.end(), e.linked.begin(), e.linked.end());
+    }
+  }
+  // Cubism's reset: the first entry of each group (and its linked parts) at 1, the others 0.
+  for (const Group& g : groups_)
+    for (std::uint32_t k = 0; k < g.count; ++k) {
+      const Entry& e = entries_[g.first + k];
+      const float o = k == 0 ? 1.0f : 0.0f;
+      set(e.part, o);
+      for (std::uint32_t l = 0; l < e.link_count; ++l) set(links_[e.first_link + l], o);
+    }
+}
+
+void PosePlayer::set(std::uint32_t part, float value) {
+  if (part < opacity_.size()) opacity_[part] = value;
+}
+
+float PosePlayer::get(std::uint32_t part) const { return part < opacity_.size() ? opacity_[part] : 1.0f; }
+
+std::uint32_t PosePlayer::group_count() const { return static_cast<std::uint32_t>(groups_.size()); }
+
+std::uint32_t PosePlayer::group_size(std::uint32_t group) const {
+  return group < groups_.size() ? groups_[group].count : 0;
+}
+
+bool PosePlayer::show(std::uint32_t group, std::uint32_t entry) {
+  if (group >= groups_.size() || entry >= groups_[group].count) return false;
+  groups_[group].shown = entry;
+  return true;
+}
+
+std::int32_t PosePlayer::shown(std::uint32_t group) const {
+  return group < groups_.size() ? static_cast<std::int32_t>(groups_[group].shown) : -1;
+}
+
+void PosePlayer::steer(std::span<const float> part_values) {
+  for (Group& g : groups_) {
+    bool any = false;
+    std::int32_t first_above = -1;
+    for (std::uint32_t k = 0; k < g.count; ++k) {
+      const std::uint32_t part = entries_[g.first + k].part;
+      if (part >= part_values.size()) continue;
+      const float v = part_values[part];
+      if (std::isnan(v)) continue;
+      any = true;
+      if (first_above < 0 && v > kShownAbove) first_above = static_cast<std::int32_t>(k);
+    }
+    // Nothing above 0.001 keeps the entry shown (Cubism would fall back to the absolute
+    // index 0, which is in no group but the first: a quirk not reproduced).
+    if (any && first_above >= 0) g.shown = static_cast<std::uint32_t>(first_above);
+  }
+}
+
+void PosePlayer::update(float dt) {
+  const bool advance = dt > 0.0f;  // negative or NaN: 0, which leaves the shown opacity
+  for (const Group& g : groups_) {
+    if (g.shown >= g.count) continue;
+    const Entry& front = entries_[g.first + g.shown];
+    float n = get(front.part);
+    if (!(fade_ > 0.0f)) {
+      if (advance) n = 1.0f;
+    } else if (advance) {
+      n = std::min(1.0f, n + dt / fade_);
+    }
+    // How much of the back parts may still show while the front one is at n.
+    float a = n < kPhi ? n * (kPhi - 1.0f) / kPhi + 1.0f : (1.0f - n) * kPhi / (1.0f - kPhi);
+    if ((1.0f - a) * (1.0f - n) > kBackOpacityThreshold) a = 1.0f - kBackOpacityThreshold / (1.0f - n);
+    a = std::max(a, 0.0f);
+    for (std::uint32_t k = 0; k < g.count; ++k) {
+      const Entry& e = entries_[g.first + k];
+      const float o = k == g.shown ? n : std::min(get(e.part), a);
+      set(e.part, o);
+      for (std::uint32_t l = 0; l < e.link_count; ++l) set(links_[e.first_link + l], o);
+    }
+  }
+}
+
+}  // namespace p2l::anim
