@@ -3,10 +3,15 @@
 // peak during load() for real files and for files built to be as costly per byte as the
 // format allows (long runs of the smallest records the model stores).
 #include <atomic>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
 #include <cstdlib>
 #include <new>
 
 #include "format/container.hpp"
+#include "p2l/anim.hpp"
+#include "p2l/cubism.hpp"
 #include "p2l/eval.hpp"
 #include "random_rig.hpp"
 #include "small_rig.hpp"
@@ -230,6 +235,61 @@ TEST(EvaluationAllocations, NoneInAThousandEvaluationsOfRandomRigs) {
     if (rig->parameters.empty()) continue;
     EXPECT_EQ(allocations_during_evaluations(rig, seed), 0u) << "seed " << seed;
   }
+}
+
+// Updating allocates nothing either: every animation buffer is sized when the animator is
+// made. A character runs a looping clip on layer 0 and a one-shot on layer 1 (restarted on a
+// schedule, so replaced clips fade out), an expression switched now and then, every
+// behavior, pose switches, overrides and physics, for 1000 frames of varying length.
+std::size_t allocations_during_updates(const std::shared_ptr<const p2l::Rig>& rig) {
+  auto model = p2l::Model::create(rig);
+  EXPECT_TRUE(model) << model.error.to_string();
+  if (!model) return 0;
+  p2l::Instance instance(model.model);
+  p2l::Animator animator(model.model);
+  animator.evaluate(instance);
+  animator.set_behaviors(p2l::kBehaviorBlink | p2l::kBehaviorBreath | p2l::kBehaviorLook | p2l::kBehaviorLipSync);
+  const auto clips = static_cast<std::int32_t>(rig->clips.size());
+  const auto expressions = static_cast<std::int32_t>(rig->expressions.size());
+  if (clips > 0) animator.play(0);
+  if (expressions > 0) animator.expression(0);
+  // Warm up: the first switches may size what the host's habits need.
+  for (int frame = 0; frame < 10; ++frame) animator.update(instance, 1.0f / 60);
+  const std::size_t before = g_allocations.load();
+  float audio[64];
+  for (int frame = 0; frame < 1000; ++frame) {
+    if (clips > 0 && frame % 97 == 0) animator.play_layer(1, frame % clips, 1);
+    if (clips > 0 && frame % 300 == 150) animator.play(frame % clips);
+    if (expressions > 0 && frame % 211 == 0) animator.expression(frame % expressions);
+    if (rig->pose && !rig->pose->groups.empty() && frame % 133 == 0)
+      animator.pose_show(0, static_cast<std::uint32_t>(frame / 133) % static_cast<std::uint32_t>(rig->pose->groups[0].entries.size()));
+    if (!rig->parameters.empty()) animator.set_override(0, 1.0f, frame % 2 == 0 ? 0.5f : 0.0f);
+    for (int i = 0; i < 64; ++i) audio[i] = std::sin(static_cast<float>(frame * 64 + i) * 0.1f);
+    animator.lip_sync_samples(audio, 2.0f);
+    animator.look_at(std::sin(static_cast<float>(frame) * 0.05f), 0.3f);
+    animator.update(instance, frame % 3 == 0 ? 1.0f / 30 : 1.0f / 144);
+  }
+  return g_allocations.load() - before;
+}
+
+TEST(UpdateAllocations, NoneInAThousandUpdatesOfTheVectors) {
+  P2L_REQUIRE_VECTORS();
+  for (const char* name : {"chain.p2lrt", "extras.p2lrt", "stress.p2lrt"}) {
+    auto loaded = p2l::load(vector_file(name));
+    ASSERT_TRUE(loaded) << name << ": " << loaded.error.to_string();
+    EXPECT_EQ(allocations_during_updates(loaded.rig), 0u) << name;
+  }
+}
+
+TEST(UpdateAllocations, NoneInAThousandUpdatesOfHaru) {
+  const char* home = std::getenv("HOME");
+  const std::string path = std::string(home ? home : "") +
+                           "/.cache/p2lrt/live2dcubismcore-1.0.2/package/characters/haru_greeter_pro_jp/runtime/"
+                           "haru_greeter_t03.model3.json";
+  if (!std::filesystem::exists(path)) GTEST_SKIP() << "Haru is fetched by scripts/fetch_cubism_core.sh; not found at " << path;
+  p2l::ImportResult imported = p2l::import_cubism(path);
+  ASSERT_TRUE(imported) << imported.error.to_string();
+  EXPECT_EQ(allocations_during_updates(std::make_shared<const p2l::Rig>(std::move(imported.rig))), 0u);
 }
 
 }  // namespace

@@ -135,6 +135,15 @@ class Instance {
   bool set_mesh_colors(std::uint32_t mesh, std::optional<ColorOverride> colors);
   bool set_part_colors(std::uint32_t part, std::optional<ColorOverride> colors);
 
+  // The animation layer's opacities (p2l::Animator sets them before it evaluates): the
+  // rig's opacity clips set, and per part a factor (part poses, clip part opacities) that
+  // multiplies every mesh under the part like the host's part opacity. An empty span: 1.
+  void set_animation_opacity(float rig, std::span<const float> parts);
+  // The rig's opacity at the last evaluation: the host's times the animation's.
+  float opacity() const;
+  // Makes the next evaluation report every change bit, as the first one does.
+  void reset_changes();
+
   // Internal state, for the modules layered on the core (animation, rendering, C API).
   InstanceState& state() { return *state_; }
   const InstanceState& state() const { return *state_; }

@@ -132,9 +132,11 @@ P2L_API bool p2l_parameter_range(const P2lRig *rig, uint32_t index, float *min, 
 P2L_API uint32_t p2l_parameter_flags(const P2lRig *rig, uint32_t index);
 /* The values, in ascending order, that a parameter panel snaps this parameter to. */
 P2L_API uint32_t p2l_parameter_snaps(const P2lRig *rig, uint32_t index, float *out, uint32_t capacity);
-/* The host's pose: p2l_parameter_count writable values, one per parameter, read by p2l_evaluate. */
+/* The host's pose: p2l_parameter_count writable values, one per parameter, that every evaluation and
+ * update starts from. Clips, expressions, behaviors and physics apply over a copy, so additive
+ * layers never pile up here. */
 P2L_API float *p2l_parameter_values(P2lRig *rig);
-/* The p2l_parameter_count values the last evaluation started from; read-only. */
+/* The p2l_parameter_count values the last evaluation used, after every layer; read-only. */
 P2L_API const float *p2l_parameter_current(const P2lRig *rig);
 /* Sets one value of the host's pose; an index past the end is ignored. */
 P2L_API void p2l_set_parameter(P2lRig *rig, uint32_t index, float value);
@@ -157,11 +159,39 @@ P2L_API const char *p2l_gui_node_name(const P2lRig *rig, uint32_t index);
 P2L_API int32_t p2l_gui_node_label(const P2lRig *rig, uint32_t index, const char **preset, uint32_t *argb);
 
 /* Evaluation */
-/* Evaluates the rig at the host's pose (p2l_parameter_values): vertices, opacities, colours, draw
- * and render order, then the host's opacity and colour settings and the change flags. */
+/* Evaluates the rig at the host's pose alone (p2l_parameter_values): vertices, opacities, colours,
+ * draw and render order, then the part poses' opacities, the host's opacity and colour settings and
+ * the change flags. What clips, expressions, behaviors and physics added at earlier updates is not
+ * kept. */
 P2L_API void p2l_evaluate(P2lRig *rig);
+/* Advances clips, expressions, behaviors, part poses and physics by [dt] seconds (negative or NaN:
+ * 0) over a copy of the host's pose, in this order: clips, expressions, host overrides, behaviors,
+ * poses, physics; then evaluates as p2l_evaluate does. Allocates nothing. */
+P2L_API void p2l_update(P2lRig *rig, float dt);
+/* p2l_update running only the stages in [stages], in the same order; the others neither advance
+ * nor apply. P2L_STAGE_SIM belongs to advanced mode. */
+#define P2L_STAGE_CLIPS 1u
+#define P2L_STAGE_EXPRESSIONS 2u
+#define P2L_STAGE_BEHAVIORS 4u
+#define P2L_STAGE_POSES 8u
+#define P2L_STAGE_PHYSICS 16u
+#define P2L_STAGE_SIM 32u
+#define P2L_STAGE_ALL 63u
+P2L_API void p2l_update_stages(P2lRig *rig, float dt, uint32_t stages);
+/* The host's layer (face tracking and the like): after clips and expressions and before behaviors
+ * and physics, parameter [index] moves toward [value] by [weight], clamped to 0..1 (1 replaces, 0
+ * takes the layer off). False, changing nothing, for no such parameter or a non-finite value. */
+P2L_API bool p2l_set_parameter_override(P2lRig *rig, uint32_t index, float value, float weight);
+P2L_API void p2l_clear_parameter_overrides(P2lRig *rig);
+/* Physics (Cubism's pendulums): back to rest; wind on every pendulum besides gravity, in physics
+ * units (x right, y down), as Cubism's physics wind; and Cubism's stabilization, which hangs every
+ * pendulum at rest under the last evaluation's values and evaluates again. */
+P2L_API void p2l_physics_reset(P2lRig *rig);
+P2L_API void p2l_physics_wind(P2lRig *rig, float x, float y);
+P2L_API void p2l_physics_stabilize(P2lRig *rig);
 /* The rig's own opacity, clamped to 0..1 (1 until set; non-finite values are ignored). It
- * multiplies every mesh's opacity from the next evaluation; p2l_opacity reads it back. */
+ * multiplies every mesh's opacity from the next evaluation, on top of the opacity clips set;
+ * p2l_opacity gives the product at the last evaluation. */
 P2L_API void p2l_set_opacity(P2lRig *rig, float opacity);
 P2L_API float p2l_opacity(const P2lRig *rig);
 /* Colours replacing a mesh's evaluated multiply and screen colours from the next evaluation, three
@@ -170,6 +200,93 @@ P2L_API float p2l_opacity(const P2lRig *rig);
  * colours of its own set; the nearest part wins. False for no such mesh or part. */
 P2L_API bool p2l_set_mesh_colors(P2lRig *rig, uint32_t index, const float *multiply, const float *screen);
 P2L_API bool p2l_set_part_colors(P2lRig *rig, uint32_t index, const float *multiply, const float *screen);
+
+/* Behaviors, driving the parameters of the file's roles (EyeBlink, Breath, AngleX, ...): any of
+ * P2L_BLINK | P2L_BREATH | P2L_LOOK | P2L_LIP_SYNC; blinking and breathing start on. */
+#define P2L_BLINK 1u
+#define P2L_BREATH 2u
+#define P2L_LOOK 4u
+#define P2L_LIP_SYNC 8u
+P2L_API void p2l_behaviors(P2lRig *rig, uint32_t flags);
+/* Seeds the blink timing. Each rig after the first one of a process starts with a seed of its own,
+ * so characters side by side blink apart; seed explicitly for the same blinks on every run. */
+P2L_API void p2l_behavior_seed(P2lRig *rig, uint32_t seed);
+/* Blink timing in seconds: the gap between blinks is drawn evenly from [interval_min,
+ * interval_max], then the eyes close, stay closed and open over the three times (2..6, 0.1, 0.05,
+ * 0.15 until set). False, changing nothing, for negative, non-finite or reversed times, or a zero
+ * closing or opening time. */
+P2L_API bool p2l_blink_settings(P2lRig *rig, float interval_min, float interval_max, float closing, float closed,
+                                float opening);
+/* How far breathing sways and gaze turns (1: as designed) and how fast gaze follows (1: settles in
+ * about a third of a second). False, changing nothing, for negative or non-finite values. */
+P2L_API bool p2l_behavior_strength(P2lRig *rig, float sway, float look, float look_speed);
+/* Lip sync from audio: the root mean square of [count] samples (-1..1) times [gain], clamped to
+ * 0..1, becomes the mouth opening as p2l_lip_sync sets it; returns that opening. */
+P2L_API float p2l_lip_sync_samples(P2lRig *rig, const float *samples, size_t count, float gain);
+/* Where the character looks, each axis -1..1 (x right, y up); gaze follows, critically damped. */
+P2L_API void p2l_look_at(P2lRig *rig, float x, float y);
+/* The mouth opening for lip sync, 0..1. */
+P2L_API void p2l_lip_sync(P2lRig *rig, float level);
+
+/* Clips (motions) */
+P2L_API uint32_t p2l_clip_count(const P2lRig *rig);
+P2L_API const char *p2l_clip_id(const P2lRig *rig, uint32_t index);
+P2L_API const char *p2l_clip_name(const P2lRig *rig, uint32_t index);
+/* The clip's group (e.g. "Idle", "TapBody"); an empty string when it has none. */
+P2L_API const char *p2l_clip_group(const P2lRig *rig, uint32_t index);
+/* The clip's length in seconds, frame rate, whether it loops, and its fade times (1 second when the
+ * file gives none); false for no such clip. */
+P2L_API bool p2l_clip_info(const P2lRig *rig, uint32_t index, float *duration, float *fps, bool *looping,
+                           float *fade_in, float *fade_out);
+/* Plays clip [index] on layer 0, fading out what played there (each replaced clip finishes its
+ * fade-out); -1 fades the layer out. */
+P2L_API void p2l_play(P2lRig *rig, int32_t index);
+/* Layer 0's clip, or -1. */
+P2L_API int32_t p2l_clip_playing(const P2lRig *rig);
+/* Layer 0's clip time, wrapped for a looping clip, held at the end for a one-shot. */
+P2L_API float p2l_clip_time(const P2lRig *rig);
+/* Moves layer 0's clip to [time] seconds; its fade-in goes on, and the events it jumps over do not
+ * fire. */
+P2L_API void p2l_clip_seek(P2lRig *rig, float time);
+/* Whether layer 0 plays nothing or a one-shot past its end. */
+P2L_API bool p2l_clip_finished(const P2lRig *rig);
+/* Clip layers, as Cubism's motion managers: layer k plays one clip at a time over the layers below
+ * it, at its weight (1 until set). A clip starts on a layer when [priority] is at least that of the
+ * clip playing there (0 once that one finished or stopped); -1 stops the layer. False for a layer
+ * past P2L_MAX_LAYERS - 1, no such clip, or a lower priority. */
+#define P2L_MAX_LAYERS 16u
+P2L_API bool p2l_play_layer(P2lRig *rig, uint32_t layer, int32_t index, uint32_t priority);
+P2L_API bool p2l_set_layer_weight(P2lRig *rig, uint32_t layer, float weight);
+/* What [layer] plays: the clip (-1 for none), its time, its priority and whether it is finished;
+ * false for a layer past P2L_MAX_LAYERS - 1. */
+P2L_API bool p2l_layer_state(const P2lRig *rig, uint32_t layer, int32_t *clip, float *time, uint32_t *priority,
+                             bool *finished);
+P2L_API void p2l_layer_seek(P2lRig *rig, uint32_t layer, float time);
+/* The clip events (Cubism motion user data) the last update passed, in order: the event's text, and
+ * the layer, clip and clip time it came from. A looping clip fires its events on every pass; a seek
+ * fires nothing it jumps over. NULL for an index past the end. */
+P2L_API uint32_t p2l_event_count(const P2lRig *rig);
+P2L_API const char *p2l_event(const P2lRig *rig, uint32_t index, uint32_t *layer, int32_t *clip, float *time);
+
+/* Expressions (Cubism exp3): parameter values added, multiplied or overwritten over the clips,
+ * faded in and out with sine easing. p2l_expression plays one, fading the others out (-1 fades all
+ * out); p2l_expression_add fades one in over those playing, p2l_expression_remove fades one out
+ * (both false when there is nothing to do); p2l_expressions_playing lists those playing and not
+ * fading out, oldest first. */
+P2L_API uint32_t p2l_expression_count(const P2lRig *rig);
+P2L_API const char *p2l_expression_id(const P2lRig *rig, uint32_t index);
+P2L_API const char *p2l_expression_name(const P2lRig *rig, uint32_t index);
+P2L_API void p2l_expression(P2lRig *rig, int32_t index);
+P2L_API bool p2l_expression_add(P2lRig *rig, uint32_t index);
+P2L_API bool p2l_expression_remove(P2lRig *rig, uint32_t index);
+P2L_API uint32_t p2l_expressions_playing(const P2lRig *rig, uint32_t *out, uint32_t capacity);
+
+/* Part poses (Cubism pose3): each group shows one of its parts; p2l_pose_show picks it, and the
+ * updates that follow fade it in and the others out. p2l_pose_shown: the entry shown, or -1. */
+P2L_API uint32_t p2l_pose_group_count(const P2lRig *rig);
+P2L_API uint32_t p2l_pose_group_size(const P2lRig *rig, uint32_t group);
+P2L_API bool p2l_pose_show(P2lRig *rig, uint32_t group, uint32_t entry);
+P2L_API int32_t p2l_pose_shown(const P2lRig *rig, uint32_t group);
 
 /* Meshes */
 P2L_API uint32_t p2l_mesh_count(const P2lRig *rig);

@@ -1,4 +1,5 @@
 // Models and rigs: loading, creating, freeing, and what a failed rig reports.
+#include <atomic>
 #include <new>
 #include <span>
 #include <string>
@@ -68,8 +69,39 @@ std::shared_ptr<const ModelData> make_model_data(std::shared_ptr<const Model> mo
     data->meta_keys.add(e.key);
     data->meta_values.add(e.value);
   }
+  for (const Clip& c : rig.clips) {
+    data->clip_ids.add(c.id);
+    data->clip_names.add(c.name);
+    data->clip_groups.add(c.group);
+  }
+  for (const Expression& e : rig.expressions) {
+    data->expression_ids.add(e.id);
+    data->expression_names.add(e.name);
+  }
+  for (const ClipExtension& x : rig.clip_extensions) {
+    data->event_first.push_back(static_cast<std::uint32_t>(data->event_texts.size()));
+    for (const ClipEvent& e : x.events) data->event_texts.add(e.value);
+  }
   return data;
 }
+
+namespace {
+// Rigs made so far in this process: each after the first blinks on a seed of its own, so
+// characters side by side do not blink together (as the original runtime does).
+std::atomic<std::uint32_t> rigs_made{0};
+}  // namespace
+
+}  // namespace p2l::capi
+
+P2lRig::P2lRig(std::shared_ptr<const p2l::capi::ModelData> shared)
+    : data(std::move(shared)), instance(data->model), animator(data->model) {
+  const std::uint32_t made = p2l::capi::rigs_made.fetch_add(1, std::memory_order_relaxed);
+  if (made > 0) animator.behavior_seed((made * 0x9E3779B9u) ^ 0x2545F491u);
+  instance.reset_changes();
+  animator.evaluate(instance);
+}
+
+namespace p2l::capi {
 
 void fail(const P2lRig& rig, const std::string& message) noexcept {
   rig.failed = true;

@@ -40,7 +40,7 @@ void p2l_canvas_origin(const P2lRig* rig, float* x, float* y, float* pixels_per_
 }
 
 void p2l_evaluate(P2lRig* rig) {
-  guarded_void(rig, [](P2lRig& r) { r.instance.evaluate(); });
+  guarded_void(rig, [](P2lRig& r) { r.animator.evaluate(r.instance); });
 }
 
 void p2l_set_opacity(P2lRig* rig, float opacity) {
@@ -49,7 +49,7 @@ void p2l_set_opacity(P2lRig* rig, float opacity) {
 }
 
 float p2l_opacity(const P2lRig* rig) {
-  return guarded(rig, 0.0f, [](const P2lRig& r) { return r.instance.host_opacity(); });
+  return guarded(rig, 0.0f, [](const P2lRig& r) { return r.instance.opacity(); });
 }
 
 bool p2l_set_mesh_colors(P2lRig* rig, uint32_t index, const float* multiply, const float* screen) {

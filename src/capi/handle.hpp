@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "p2l/anim.hpp"
 #include "p2l/eval.hpp"
 #include "p2l/p2l.h"
 #include "p2l/rig.hpp"
@@ -51,6 +52,11 @@ struct ModelData {
   CStrings hit_area_ids, hit_area_names;
   CStrings gui_ids, gui_names, gui_presets;  // presets: "" for a node without a preset label
   CStrings meta_keys, meta_values;
+  CStrings clip_ids, clip_names, clip_groups;
+  CStrings expression_ids, expression_names;
+  // Every CEXT event's text, record after record; event_first[record] is where a record's start.
+  CStrings event_texts;
+  std::vector<std::uint32_t> event_first;
 
   const Rig& rig() const { return model->rig(); }
 };
@@ -73,12 +79,13 @@ struct P2lModel {
 };
 
 struct P2lRig {
-  // A rig at the model's defaults, evaluated once (p2l::Instance does that).
-  explicit P2lRig(std::shared_ptr<const p2l::capi::ModelData> shared)
-      : data(std::move(shared)), instance(data->model) {}
+  // A rig at the model's defaults, evaluated once with its part poses; every change bit is
+  // set, as after a first evaluation.
+  explicit P2lRig(std::shared_ptr<const p2l::capi::ModelData> shared);
 
   std::shared_ptr<const p2l::capi::ModelData> data;
   p2l::Instance instance;
+  p2l::Animator animator;
   // Set once a call fails inside the runtime; the rig then acts as a null handle. Reading
   // calls take a const rig and may fail too, hence mutable.
   mutable bool failed = false;

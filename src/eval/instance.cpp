@@ -25,19 +25,20 @@ float clamp01(float v) { return std::isfinite(v) ? std::clamp(v, 0.0f, 1.0f) : 1
 void apply_host_layer(const Model& model, InstanceState& s) {
   const std::size_t meshes = s.opacity.size();
   const std::size_t parts = s.part_opacity.size();
-  if (s.any_part_opacity) {
+  if (s.any_part_opacity || s.any_animation_part_opacity) {
     for (std::size_t m = 0; m < meshes; ++m) {
       float factor = 1.0f;
       std::int32_t part = model.mesh_part(static_cast<std::uint32_t>(m));
       for (std::size_t steps = 0; part >= 0 && steps <= parts; ++steps) {
-        factor *= s.part_opacity[static_cast<std::size_t>(part)];
+        factor *= s.part_opacity[static_cast<std::size_t>(part)] * s.animation_part_opacity[static_cast<std::size_t>(part)];
         part = model.part_parent(static_cast<std::uint32_t>(part));
       }
       if (factor != 1.0f) s.opacity[m] *= factor;
     }
   }
-  if (s.host_opacity != 1.0f)
-    for (float& o : s.opacity) o *= s.host_opacity;
+  const float rig_opacity = s.host_opacity * s.animation_opacity;
+  if (rig_opacity != 1.0f)
+    for (float& o : s.opacity) o *= rig_opacity;
   if (s.any_color_override) {
     for (std::size_t m = 0; m < meshes; ++m) {
       const std::optional<ColorOverride>* colors = &s.mesh_colors[m];
@@ -118,6 +119,7 @@ Instance::Instance(std::shared_ptr<const Model> model) : model_(std::move(model)
   s.part_composite.resize(parts);
   s.sort_scratch.resize(plan.sort_entries);
   s.part_opacity.assign(parts, 1.0f);
+  s.animation_part_opacity.assign(parts, 1.0f);
   s.mesh_colors.resize(meshes);
   s.part_colors.resize(parts);
   s.place.resize(meshes);
@@ -179,6 +181,20 @@ bool Instance::set_part_opacity(std::uint32_t part, float opacity) {
   return true;
 }
 float Instance::part_opacity(std::uint32_t part) const { return state_->part_opacity[part]; }
+
+void Instance::set_animation_opacity(float rig, std::span<const float> parts) {
+  InstanceState& s = *state_;
+  s.animation_opacity = clamp01(rig);
+  bool any = false;
+  for (std::size_t p = 0; p < s.animation_part_opacity.size(); ++p) {
+    const float o = p < parts.size() ? clamp01(parts[p]) : 1.0f;
+    s.animation_part_opacity[p] = o;
+    any |= o != 1.0f;
+  }
+  s.any_animation_part_opacity = any;
+}
+void Instance::reset_changes() { state_->shown.valid = false; }
+float Instance::opacity() const { return state_->host_opacity * state_->animation_opacity; }
 
 namespace {
 void refresh_override_flag(InstanceState& s) {

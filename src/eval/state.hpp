@@ -70,6 +70,12 @@ struct InstanceState {
   std::vector<std::optional<ColorOverride>> mesh_colors, part_colors;
   bool any_color_override = false;
 
+  // The animation layer (Animator): the rig's opacity clips set, and per part the pose and
+  // clip part opacities, multiplied in with the host's.
+  float animation_opacity = 1;
+  std::vector<float> animation_part_opacity;
+  bool any_animation_part_opacity = false;
+
   // What the evaluation before showed, for the change flags.
   struct Shown {
     std::vector<float> vertices, opacity, draw_order;

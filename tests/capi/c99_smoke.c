@@ -236,6 +236,16 @@ int main(int argc, char **argv) {
   CHECK(p2l_mesh_changes(rig, 3) == 0u); /* M4 is hidden */
   CHECK_NEAR(p2l_mesh_opacity(rig, 1), 0.68629444, 1e-5);
 
+  /* The update pipeline from C: the host's pose stays as set, layers apply over a copy. */
+  p2l_behaviors(rig, P2L_BLINK | P2L_BREATH | P2L_LOOK | P2L_LIP_SYNC);
+  p2l_behavior_seed(rig, 7u);
+  p2l_look_at(rig, 0.5f, -0.25f);
+  p2l_play(rig, p2l_clip_count(rig) > 0 ? 0 : -1);
+  for (k = 0; k < 30; ++k) p2l_update(rig, 1.0f / 30.0f);
+  p2l_update_stages(rig, 0.0f, P2L_STAGE_ALL & ~P2L_STAGE_PHYSICS);
+  CHECK(p2l_parameter_values(rig)[p2l_parameter_index(rig, "ParamSpin")] == 200.0f);
+  CHECK(p2l_rig_failure(rig) == NULL);
+
   out_of_range(rig);
   p2l_rig_free(rig);
 

@@ -1,0 +1,137 @@
+// Animation: what makes a rig alive over the host's pose. A p2l::Animator holds one
+// character's clip layers, expressions, part poses, pendulum physics, procedural behaviors
+// and the host's parameter overrides, and advances them over a p2l::Instance:
+//
+//   p2l::Instance character(model);
+//   p2l::Animator animator(model);
+//   animator.evaluate(character);                   // the pose opacities from the start
+//   animator.play(clip);
+//   every frame:  animator.update(character, dt);   // allocates nothing
+//                 character.vertices(mesh) ...
+//
+// update() runs clips -> expressions -> host overrides -> behaviors -> poses -> physics ->
+// deformation, always starting again from the instance's parameters() (the host's pose),
+// so additive layers never pile up there; Instance::current() gives the values used.
+// docs/RUNTIME.md states every rule. Nothing here throws on purpose.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "p2l/eval.hpp"
+
+namespace p2l {
+
+namespace anim {
+class ClipLayers;
+class Expressions;
+class PosePlayer;
+class Physics;
+class Behaviors;
+struct ClipEffects;
+}  // namespace anim
+
+// Stages of an update (p2l_update_stages), always run in this order.
+inline constexpr std::uint32_t kStageClips = 1, kStageExpressions = 2, kStageBehaviors = 4, kStagePoses = 8,
+                               kStagePhysics = 16, kStageSim = 32, kStageAll = 63;
+// Behaviors (p2l_behaviors).
+inline constexpr std::uint32_t kBehaviorBlink = 1, kBehaviorBreath = 2, kBehaviorLook = 4, kBehaviorLipSync = 8;
+inline constexpr std::uint32_t kMaxClipLayers = 16;
+
+struct ClipLayerState {
+  std::int32_t clip = -1;  // -1: nothing plays
+  float time = 0;          // wrapped for a loop, held at the end for a one-shot
+  std::uint32_t priority = 0;
+  bool finished = true;
+};
+
+// An event (CEXT) the last update passed.
+struct FiredClipEvent {
+  std::uint32_t layer = 0, clip = 0;
+  float time = 0;                     // the event's time in the clip
+  const std::string* text = nullptr;  // the event's value, owned by the rig
+  std::uint32_t record = 0, event = 0;  // where it is: Rig::clip_extensions[record].events[event]
+};
+
+class Animator {
+ public:
+  explicit Animator(std::shared_ptr<const Model> model);
+  ~Animator();
+  Animator(Animator&&) noexcept;
+  Animator& operator=(Animator&&) noexcept;
+
+  const Model& model() const { return *model_; }
+
+  // Advances the stages in [stages] by [dt] seconds (negative or NaN: 0) over the host's
+  // pose and evaluates [instance] (which must be on the same model). Stages left out
+  // neither advance nor apply. Allocates nothing.
+  void update(Instance& instance, float dt, std::uint32_t stages = kStageAll);
+  // Evaluates the host's pose alone: no clip, expression, behavior or physics values, no
+  // clip opacities; the part poses' opacities still apply (they are state, not a layer).
+  void evaluate(Instance& instance);
+  // Cubism's physics stabilization at the values of the last evaluation, then evaluates.
+  void stabilize_physics(Instance& instance);
+  void reset_physics();
+  void set_physics_wind(float x, float y);  // non-finite values are ignored
+
+  // The host's layer after clips and expressions: the parameter moves toward [value] by
+  // [weight] (clamped to 0..1; 0 takes it off). False for a bad index or a non-finite value.
+  bool set_override(std::uint32_t parameter, float value, float weight);
+  void clear_overrides();
+
+  // Clips. play() drives layer 0: starts [clip] (fading out what played) or stops (-1).
+  void play(std::int32_t clip);
+  bool play_layer(std::uint32_t layer, std::int32_t clip, std::uint32_t priority);
+  bool set_layer_weight(std::uint32_t layer, float weight);
+  ClipLayerState layer_state(std::uint32_t layer) const;
+  void seek(std::uint32_t layer, float time);
+  // The events the last update passed, in order.
+  std::size_t event_count() const;
+  FiredClipEvent event(std::size_t index) const;
+
+  // Expressions.
+  void expression(std::int32_t index);
+  bool expression_add(std::uint32_t index);
+  bool expression_remove(std::uint32_t index);
+  std::uint32_t expressions_playing(std::span<std::uint32_t> out) const;
+
+  // Part poses.
+  bool pose_show(std::uint32_t group, std::uint32_t entry);
+  std::int32_t pose_shown(std::uint32_t group) const;
+
+  // Behaviors.
+  void set_behaviors(std::uint32_t flags);
+  std::uint32_t behaviors() const;
+  void behavior_seed(std::uint32_t seed);
+  bool blink_settings(float interval_min, float interval_max, float closing, float closed, float opening);
+  bool behavior_strength(float sway, float look, float look_speed);
+  void look_at(float x, float y);
+  void lip_sync(float level);
+  float lip_sync_samples(std::span<const float> samples, float gain);
+
+ private:
+  // Puts the layer's opacities (part poses, clip part and rig opacities) on [instance] and
+  // evaluates it at values_.
+  void evaluate_values(Instance& instance);
+  void clear_clip_effects();
+
+  std::shared_ptr<const Model> model_;
+  std::unique_ptr<anim::ClipLayers> clips_;
+  std::unique_ptr<anim::ClipEffects> effects_;
+  std::unique_ptr<anim::Expressions> expressions_;
+  std::unique_ptr<anim::PosePlayer> poses_;
+  std::unique_ptr<anim::Physics> physics_;
+  std::unique_ptr<anim::Behaviors> behaviors_;
+  std::vector<float> values_;                  // the working copy an update builds
+  std::vector<float> override_value_, override_weight_;
+  bool any_override_ = false;
+  std::vector<float> part_factor_;             // per part: pose x clip part opacity
+  std::vector<std::uint8_t> part_in_pose_;     // per part: listed in some pose group
+  std::vector<std::int32_t> extension_of_clip_;  // per clip: its CEXT record, or -1
+  bool events_valid_ = false;                     // the last update ran the clips
+};
+
+}  // namespace p2l
