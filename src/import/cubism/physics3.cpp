@@ -106,20 +106,17 @@ void read_physics3(const Node& root, Rig& rig, ImportReport& report) {
       o.weight = out.at("Weight").number();
       o.source = source_of(out.at("Type"));
       o.reflect = out.boolean_or("Reflect", false);
-      // Cubism writes an unknown ID into a virtual parameter that nothing draws from, and
-      // skips outputs outside points 1..n-1: dropping either changes nothing it shows.
+      // Cubism writes an unknown ID into a virtual parameter that nothing draws from:
+      // dropping it changes nothing it shows.
       const std::int32_t p = rig.find_parameter(id.string());
       if (p < 0) {
         report.dropped.push_back(id.note("no parameter " + quote_id(id.string()) + ": output dropped"));
         continue;
       }
-      if (o.vertex == 0 || o.vertex >= g.segments.size()) {
-        report.dropped.push_back(out.at("VertexIndex")
-                                     .note(std::to_string(o.vertex) + " is not a point Cubism moves (1.." +
-                                           std::to_string(g.segments.size()) +
-                                           " exclusive), so the output never acts: dropped"));
-        continue;
-      }
+      // An output outside points 1..n-1 never moves, yet Cubism still writes it every frame
+      // (its initial 0, clamped and blended; docs/RUNTIME.md "Physics", quirk 9), and so
+      // does p2lrt. The file allows indices up to the point count, which acts the same.
+      if (o.vertex > g.segments.size()) o.vertex = static_cast<std::uint32_t>(g.segments.size());
       o.parameter = static_cast<std::uint32_t>(p);
       g.outputs.push_back(o);
     }
