@@ -211,6 +211,28 @@ TEST(Pipeline, StagesLeftOutNeitherAdvanceNorApply) {
   EXPECT_NE(p2l_parameter_current(r)[swing], 0.0f);
 }
 
+TEST(Pipeline, PhysicsControlsThroughTheCApi) {
+  P2L_REQUIRE_VECTORS();
+  RigPtr rig = load_vector("extras.p2lrt");
+  P2lRig* r = rig.get();
+  p2l_behaviors(r, 0);
+  const std::uint32_t swing = parameter(r, "ParamSwing");
+  p2l_set_parameter(r, parameter(r, "ParamAngleX"), 30.0f);
+  // A long run settles the pendulum; stabilizing puts it there at once.
+  for (int i = 0; i < 600; ++i) p2l_update(r, 1.0f / 60);
+  const float settled = p2l_parameter_current(r)[swing];
+  p2l_physics_reset(r);
+  p2l_evaluate(r);
+  EXPECT_EQ(p2l_parameter_current(r)[swing], 0.0f);  // the host's pose alone
+  p2l_physics_stabilize(r);
+  EXPECT_NEAR(p2l_parameter_current(r)[swing], settled, 1e-3f);
+  // Wind moves the rest position; the same call with NaN is ignored.
+  p2l_physics_wind(r, 5.0f, 0.0f);
+  p2l_physics_wind(r, NAN, 0.0f);
+  for (int i = 0; i < 600; ++i) p2l_update(r, 1.0f / 60);
+  EXPECT_GT(std::fabs(p2l_parameter_current(r)[swing] - settled), 0.01f);
+}
+
 TEST(Pipeline, EventsReachTheHostOncePerPass) {
   P2L_REQUIRE_VECTORS();
   RigPtr rig = load_vector("extras.p2lrt");
