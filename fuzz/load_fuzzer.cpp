@@ -8,7 +8,9 @@
 //   - version 2 with stripped names, version 2 "publish" (lossy f16/unorm16 arrays) and
 //     version 1 (core content only) must load.
 // A rig that loads is also evaluated (p2l::Model, p2l::Instance) at its defaults and at poses
-// drawn from the input, extremes included, by two instances that must agree bit for bit.
+// drawn from the input, extremes included, by two instances that must agree bit for bit,
+// and animated (p2l::Animator: every clip layer, expressions, poses, behaviors, physics) for
+// a few updates of lengths drawn from the input, again twice, again bit for bit.
 // A broken expectation prints what differed and traps, which libFuzzer records as a crash.
 #include <cstddef>
 #include <cstdint>
@@ -22,6 +24,7 @@
 #include <cstring>
 #include <limits>
 
+#include "p2l/anim.hpp"
 #include "p2l/eval.hpp"
 #include "p2l/format.hpp"
 #include "p2l/rig.hpp"
@@ -132,6 +135,8 @@ void round_trip(const p2l::Rig& rig, const Form& form) {
     fail("writing is not deterministic", std::string(form.name) + ": equal rigs give different bytes");
 }
 
+void animate(const std::shared_ptr<const p2l::Model>& model, std::span<const std::uint8_t> bytes);
+
 // Evaluates the rig at its defaults and at poses taken from the input's bytes: values in and
 // beyond each range, keys exactly, NaN and infinities. Two instances must agree.
 void evaluate(const std::shared_ptr<const p2l::Rig>& rig, std::span<const std::uint8_t> bytes) {
@@ -160,6 +165,47 @@ void evaluate(const std::shared_ptr<const p2l::Rig>& rig, std::span<const std::u
         !std::equal(a.render_order().begin(), a.render_order().end(), b.render_order().begin()))
       fail("two instances of one model disagree", "render order");
   }
+  animate(model.model, bytes);
+}
+
+// Two characters driven the same way: clips on several layers, expressions, pose switches,
+// every behavior, an override and physics, with update lengths from the input (0, NaN,
+// negative, huge included). They must agree bit for bit; sanitizers watch the rest.
+void animate(const std::shared_ptr<const p2l::Model>& model, std::span<const std::uint8_t> bytes) {
+  const p2l::Rig& rig = model->rig();
+  auto byte = [&](std::size_t i) -> std::uint8_t { return bytes.empty() ? 0 : bytes[(i * 37 + 11) % bytes.size()]; };
+  p2l::Instance ia(model), ib(model);
+  p2l::Animator aa(model), ab(model);
+  for (auto* pair : {&aa, &ab}) {
+    pair->set_behaviors(p2l::kBehaviorBlink | p2l::kBehaviorBreath | p2l::kBehaviorLook | p2l::kBehaviorLipSync);
+    pair->behavior_seed(byte(0));
+    pair->look_at(static_cast<float>(byte(1)) / 128.0f - 1.0f, static_cast<float>(byte(2)) / 128.0f - 1.0f);
+    pair->lip_sync(static_cast<float>(byte(3)) / 255.0f);
+    for (std::uint32_t layer = 0; layer < 3 && !rig.clips.empty(); ++layer)
+      pair->play_layer(layer, static_cast<std::int32_t>(byte(4 + layer) % rig.clips.size()), layer);
+    if (!rig.expressions.empty()) pair->expression_add(byte(8) % static_cast<std::uint32_t>(rig.expressions.size()));
+    if (rig.pose && !rig.pose->groups.empty()) pair->pose_show(0, byte(9) % 4);
+    if (!rig.parameters.empty()) pair->set_override(0, static_cast<float>(byte(10)), 0.5f);
+  }
+  const float specials[] = {0.0f, std::numeric_limits<float>::quiet_NaN(), -1.0f, 1e30f, 6.0f};
+  for (std::size_t frame = 0; frame < 8; ++frame) {
+    const std::uint8_t b = byte(12 + frame);
+    const float dt = b < 10 ? specials[b % 5] : static_cast<float>(b) / 1024.0f;
+    if (frame == 4 && !rig.clips.empty()) {
+      aa.play(static_cast<std::int32_t>(b % rig.clips.size()));
+      ab.play(static_cast<std::int32_t>(b % rig.clips.size()));
+    }
+    aa.update(ia, dt);
+    ab.update(ib, dt);
+    for (std::uint32_t m = 0; m < rig.meshes.size(); ++m) {
+      auto va = ia.vertices(m), vb = ib.vertices(m);
+      if (std::memcmp(va.data(), vb.data(), va.size_bytes()) != 0 ||
+          std::bit_cast<std::uint32_t>(ia.opacity(m)) != std::bit_cast<std::uint32_t>(ib.opacity(m)))
+        fail("two animated characters of one model disagree", "mesh " + std::to_string(m));
+    }
+    if (aa.event_count() != ab.event_count()) fail("two animated characters of one model disagree", "events");
+  }
+  aa.stabilize_physics(ia);
 }
 
 }  // namespace

@@ -12,7 +12,6 @@ namespace p2l::anim {
 namespace {
 
 constexpr std::uint32_t kDefaultSeed = 0x2545F491u;
-constexpr double kFirstBlink = 2.0;  // the original's first blink, before any seeding
 
 // Role names, in Behaviors::RoleIndex order.
 constexpr std::string_view kRoleNames[] = {"EyeBlink", "Breath",   "AngleX",   "AngleY",  "AngleZ",

@@ -60,7 +60,7 @@ class Behaviors {
   BlinkSettings blink_;
   float sway_ = 1, look_ = 1, look_speed_ = 1;
   double time_ = 0;
-  double blink_at_ = 2.0, blink_start_ = 0;
+  double blink_at_ = 2.0, blink_start_ = 0;  // the original's first blink at 2 s, before any seeding
   bool blinking_ = false;
   std::uint32_t rng_ = 0x2545F491u;
   float target_x_ = 0, target_y_ = 0;
