@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(cmake ninja-build g++ pkg-config zlib1g-dev libzstd-dev nlohmann-json3-dev libcli11-dev
-          libgtest-dev libgmock-dev libbenchmark-dev libssl-dev)
+          libgtest-dev libgmock-dev libbenchmark-dev libssl-dev libpng-dev)
 [[ "${1:-}" == "--fuzz" ]] && packages+=(clang-14 libclang-rt-14-dev)
 # node and npm run the official Cubism Core for the fidelity tests; a machine that has them
 # already (from Debian or elsewhere) keeps its own.

@@ -417,6 +417,22 @@ P2L_API const char *p2l_meta_value(const P2lRig *rig, uint32_t index);
 P2L_API uint8_t *p2l_alloc(size_t len);
 P2L_API void p2l_dealloc(uint8_t *pointer, size_t len);
 
+/* Software rendering: draws the last evaluation into [rgba], [width] x [height] RGBA8 pixels, rows
+ * top first, by the drawing rules above (masks, isolated groups, every blend mode, culling).
+ * [transform] maps canvas pixels to image pixels as six floats [a, b, c, d, tx, ty]
+ * (x' = a x + b y + tx, y' = c x + d y + ty); NULL fits the canvas into the image from its top left
+ * corner, keeping its aspect. P2L_RENDER_STRAIGHT gives straight alpha (premultiplied otherwise);
+ * P2L_RENDER_KEEP draws over what [rgba] holds instead of over transparency. Embedded PNG pages
+ * decode themselves on first use (a page that does not decode is logged once and drawn as
+ * transparent); other pages draw once p2l_render_texture gives them straight RGBA8 pixels (NULL takes
+ * them back). False, drawing nothing, for a NULL image, a zero size or more than 2^28 pixels;
+ * p2l_render_texture is false for no such page or a bad size. */
+#define P2L_RENDER_STRAIGHT 1u
+#define P2L_RENDER_KEEP 2u
+P2L_API bool p2l_render(P2lRig *rig, uint8_t *rgba, uint32_t width, uint32_t height, const float *transform,
+                        uint32_t flags);
+P2L_API bool p2l_render_texture(P2lRig *rig, uint32_t page, const uint8_t *rgba, uint32_t width, uint32_t height);
+
 /* Texture pages. p2l_texture_png gives an embedded PNG page's bytes, with their length in [len]
  * and the page size in [width] and [height]; for a page that is not an embedded PNG it returns
  * NULL and sets [len] to 0 (the size is still written). */

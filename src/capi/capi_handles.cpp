@@ -26,6 +26,7 @@ void CStrings::add(const std::string& text) {
 std::shared_ptr<const ModelData> make_model_data(std::shared_ptr<const Model> model) {
   auto data = std::make_shared<ModelData>();
   data->model = std::move(model);
+  data->pages = std::make_shared<TexturePages>(data->model);
   const Rig& rig = data->rig();
 
   for (const Parameter& p : rig.parameters) {

@@ -22,6 +22,7 @@
 #include "p2l/anim.hpp"
 #include "p2l/eval.hpp"
 #include "p2l/p2l.h"
+#include "p2l/render.hpp"
 #include "p2l/rig.hpp"
 
 namespace p2l::capi {
@@ -57,6 +58,8 @@ struct ModelData {
   // Every CEXT event's text, record after record; event_first[record] is where a record's start.
   CStrings event_texts;
   std::vector<std::uint32_t> event_first;
+  // The embedded PNG pages, decoded on first use and shared by every rig's renderer.
+  std::shared_ptr<p2l::TexturePages> pages;
 
   const Rig& rig() const { return model->rig(); }
 };
@@ -90,6 +93,8 @@ struct P2lRig {
   // calls take a const rig and may fail too, hence mutable.
   mutable bool failed = false;
   mutable std::string failure;
+  // The software renderer (p2l_render), made on first use with the model's shared pages.
+  std::unique_ptr<p2l::Renderer> renderer;
 
   const p2l::Rig& rig() const { return data->rig(); }
   const p2l::Model& model() const { return *data->model; }

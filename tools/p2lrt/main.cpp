@@ -14,6 +14,7 @@
 #include "p2lrt/eval_command.hpp"
 #include "p2lrt/import_command.hpp"
 #include "p2lrt/info.hpp"
+#include "p2lrt/render_command.hpp"
 
 namespace {
 
@@ -139,6 +140,10 @@ int main(int argc, char** argv) {
   import->add_flag("--external-textures", external_textures,
                    "Refer to the PNG files (paths relative to the output) instead of embedding them");
 
+  p2lrt::RenderOptions render_options;
+  auto* render = app.add_subcommand("render", "Draw a pose, or an animation, into PNG files");
+  render_options.add_to(render);
+
   auto* support = app.add_subcommand("support", "Print the format versions and chunks this build reads");
 
   CLI11_PARSE(app, argc, argv);
@@ -167,6 +172,7 @@ int main(int argc, char** argv) {
     return rig ? write_rig(*rig, convert_flags, out_path) : 1;
   }
   if (*import) return p2lrt::import_cubism(in_path, out_path, external_textures);
+  if (*render) return p2lrt::render(render_options);
   if (*evaluate) {
     auto rig = load_or_report(in_path, bytes, false);
     return rig ? p2lrt::print_evaluation(std::cout, rig, settings, eval_json) : 1;

@@ -1,0 +1,160 @@
+// Triangle rasterization of the software renderer: which image pixels a triangle covers and
+// at which texture coordinates (docs/RUNTIME.md, "Rendering").
+//
+// A pixel (x, y) is covered when its centre (x + 0.5, y + 0.5) lies inside the triangle, or
+// on one of its top or left edges (the top-left rule, decided after turning every triangle
+// to one winding, so two triangles sharing an edge cover each pixel on it exactly once
+// whatever their windings). Edge functions are evaluated in double precision, each edge from
+// the same endpoint whichever way a triangle runs along it, so that the two triangles of a
+// shared edge compute exactly opposite values: no pixel is lost or drawn twice.
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+
+namespace p2l::render {
+
+// A pixel rectangle, [x0, x1) x [y0, y1).
+struct Rect {
+  std::int32_t x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+  bool empty() const { return x0 >= x1 || y0 >= y1; }
+  void add(const Rect& r) {
+    if (r.empty()) return;
+    if (empty()) {
+      *this = r;
+      return;
+    }
+    if (r.x0 < x0) x0 = r.x0;
+    if (r.y0 < y0) y0 = r.y0;
+    if (r.x1 > x1) x1 = r.x1;
+    if (r.y1 > y1) y1 = r.y1;
+  }
+};
+
+// A triangle corner: image position and texture coordinates.
+struct Corner {
+  double x, y;
+  float u, v;
+};
+
+// Which triangles culling drops, by the sign of their area in image coordinates.
+enum class Cull { None, Positive, Negative };
+
+namespace detail {
+
+// The edge function of a directed edge P -> Q at point p, (Q - P) x (p - P), positive on the
+// interior side once the triangle runs with positive area. It is computed from the edge's
+// lower endpoint (by x, then y) whichever direction the edge runs, so the reversed edge gives
+// exactly the negated value.
+class Edge {
+ public:
+  Edge(const Corner& p, const Corner& q) {
+    const bool forward = p.x < q.x || (p.x == q.x && p.y < q.y);
+    const Corner& base = forward ? p : q;
+    const Corner& tip = forward ? q : p;
+    bx_ = base.x;
+    by_ = base.y;
+    dx_ = tip.x - base.x;
+    dy_ = tip.y - base.y;
+    sign_ = forward ? 1.0 : -1.0;
+    // Top edge: runs right along a row (interior below); left edge: runs up (y down).
+    tie_ = q.y < p.y || (q.y == p.y && q.x > p.x);
+  }
+  void start_row(double py) { row_ = dx_ * (py - by_); }
+  double at(double px) const { return sign_ * (row_ - dy_ * (px - bx_)); }
+  bool covers(double e) const { return e > 0.0 || (e == 0.0 && tie_); }
+  // The pixel-centre x range this edge leaves open on the current row, widened by a pixel
+  // each side for rounding: narrows [lo, hi] (pixel-centre coordinates).
+  void narrow(double& lo, double& hi) const {
+    const double k = -sign_ * dy_;             // e = c + k px
+    const double c = sign_ * (row_ + dy_ * bx_);
+    if (k > 0.0) {
+      const double at = -c / k - 1.0;
+      if (at > lo) lo = at;
+    } else if (k < 0.0) {
+      const double at = c / -k + 1.0;
+      if (at < hi) hi = at;
+    } else if (c < 0.0) {
+      hi = lo - 1.0;
+    }
+  }
+
+ private:
+  double bx_, by_, dx_, dy_, sign_, row_ = 0.0;
+  bool tie_;
+};
+
+inline bool finite(const Corner& c) { return std::isfinite(c.x) && std::isfinite(c.y); }
+
+}  // namespace detail
+
+// Calls fragment(pixel, u, v) for every pixel of a [width] x [height] image the triangle
+// (a, b, c) covers, pixel = y * width + x, with (u, v) interpolated at the pixel centre.
+// Skips triangles with a non-finite corner, an area under 1e-12 pixels or the culled sign.
+// Adds the pixel rectangle it visits to [touched] when given.
+template <class Fragment>
+void raster_triangle(Corner a, Corner b, Corner c, std::uint32_t width, std::uint32_t height, Cull cull,
+                     Rect* touched, Fragment&& fragment) {
+  if (!detail::finite(a) || !detail::finite(b) || !detail::finite(c)) return;
+  double area = (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x);
+  if (!(std::fabs(area) >= 1e-12)) return;
+  if ((cull == Cull::Positive && area > 0.0) || (cull == Cull::Negative && area < 0.0)) return;
+  if (area < 0.0) {  // one winding for the edge rules
+    std::swap(b, c);
+    area = -area;
+  }
+  const double min_x = std::fmin(std::fmin(a.x, b.x), c.x), max_x = std::fmax(std::fmax(a.x, b.x), c.x);
+  const double min_y = std::fmin(std::fmin(a.y, b.y), c.y), max_y = std::fmax(std::fmax(a.y, b.y), c.y);
+  const double last_x = static_cast<double>(width) - 1.0, last_y = static_cast<double>(height) - 1.0;
+  const double fx0 = std::fmax(std::floor(min_x - 0.5), 0.0), fx1 = std::fmin(std::ceil(max_x - 0.5), last_x);
+  const double fy0 = std::fmax(std::floor(min_y - 0.5), 0.0), fy1 = std::fmin(std::ceil(max_y - 0.5), last_y);
+  if (!(fx0 <= fx1) || !(fy0 <= fy1)) return;
+  const auto x0 = static_cast<std::int32_t>(fx0), x1 = static_cast<std::int32_t>(fx1);
+  const auto y0 = static_cast<std::int32_t>(fy0), y1 = static_cast<std::int32_t>(fy1);
+  if (touched != nullptr) touched->add(Rect{x0, y0, x1 + 1, y1 + 1});
+
+  detail::Edge e0(b, c), e1(c, a), e2(a, b);  // opposite a, b and c
+  // Row spans from the edges are exact enough while coordinates stay within 2^24 pixels;
+  // beyond that every pixel of the box is tested.
+  constexpr double kSpanLimit = 16777216.0;
+  const bool spans = std::fmax(std::fmax(std::fabs(min_x), std::fabs(max_x)),
+                               std::fmax(std::fabs(min_y), std::fabs(max_y))) < kSpanLimit;
+  const double inverse = 1.0 / area;
+  const std::size_t stride = width;
+  for (std::int32_t y = y0; y <= y1; ++y) {
+    const double py = static_cast<double>(y) + 0.5;
+    e0.start_row(py);
+    e1.start_row(py);
+    e2.start_row(py);
+    std::int32_t xs = x0, xe = x1;
+    if (spans) {
+      double lo = fx0 + 0.5, hi = fx1 + 0.5;
+      e0.narrow(lo, hi);
+      e1.narrow(lo, hi);
+      e2.narrow(lo, hi);
+      if (!(lo <= hi)) continue;
+      const double first = std::fmax(std::ceil(lo - 0.5), fx0), last = std::fmin(std::floor(hi - 0.5), fx1);
+      if (!(first <= last)) continue;
+      xs = static_cast<std::int32_t>(first);
+      xe = static_cast<std::int32_t>(last);
+    }
+    const std::size_t row = static_cast<std::size_t>(y) * stride;
+    for (std::int32_t x = xs; x <= xe; ++x) {
+      const double px = static_cast<double>(x) + 0.5;
+      const double w0 = e0.at(px);
+      if (!e0.covers(w0)) continue;
+      const double w1 = e1.at(px);
+      if (!e1.covers(w1)) continue;
+      const double w2 = e2.at(px);
+      if (!e2.covers(w2)) continue;
+      const double ka = w0 * inverse, kb = w1 * inverse, kc = 1.0 - ka - kb;
+      const auto u = static_cast<float>(ka * a.u + kb * b.u + kc * c.u);
+      const auto v = static_cast<float>(ka * a.v + kb * b.v + kc * c.v);
+      fragment(row + static_cast<std::size_t>(x), u, v);
+    }
+  }
+}
+
+}  // namespace p2l::render

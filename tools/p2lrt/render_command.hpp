@@ -1,0 +1,41 @@
+// `p2lrt render`: a pose or an animation of a rig drawn into PNG files.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "p2l/rig.hpp"
+
+namespace CLI {
+class App;
+}
+
+namespace p2lrt {
+
+struct RenderOptions {
+  std::string input;                 // a .p2lrt, or a Cubism .model3.json imported on the fly
+  std::string output;                // a PNG (one pose) or a folder (an animation)
+  std::vector<std::string> params;   // ID=VALUE
+  std::string size;                  // WxH; empty: the canvas, at most 1024 on its longer side
+  bool fit = false;                  // frame what is drawn instead of the whole canvas
+  std::string background = "transparent";
+  // Animation.
+  std::string clip;                  // id or index; empty: one pose
+  float seconds = 3, fps = 30;
+  std::vector<std::string> expressions;
+  std::string behaviors = "blink,breath";  // any of blink, breath, look, lipsync; "none"
+  bool no_physics = false;
+  std::uint32_t seed = 1;
+  bool sheet = false;
+  std::uint32_t sheet_columns = 0;   // 0: about square
+  bool quiet = false;
+
+  void add_to(CLI::App* command);
+};
+
+// Runs the command; returns the process exit code (0 done, 1 failed, 2 bad arguments).
+int render(const RenderOptions& options);
+
+}  // namespace p2lrt
