@@ -1,14 +1,42 @@
 #!/usr/bin/env bash
-# The main job: set up, build the p2lrt tool, build the bundled example rig from its JSON
-# form, show what it holds and evaluate it at a pose.
+# The main job: set up, build the p2lrt tool, import the Cubism sample model Haru from the npm
+# package live2dcubismcore (into out/, never into the repository; its licence forbids
+# shipping it), play its idle motion with physics, blinking and breathing for a few seconds,
+# and write the frames and a contact sheet. Without npm access it plays the bundled example
+# character instead, and says so.
+#   scripts/demo.sh [SECONDS]   (default 4)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+seconds=${1:-4}
 scripts/setup.sh
 cmake -S . -B build-release -G Ninja -DCMAKE_BUILD_TYPE=Release -DP2L_TESTS=OFF -DP2L_BENCH=OFF >/dev/null
-cmake --build build-release --target p2lrt
+cmake --build build-release --target p2lrt p2l_make_character
+p2lrt=build-release/p2lrt
 mkdir -p out
-build-release/p2lrt build examples/rigs/hello.json -o out/hello.p2lrt
-build-release/p2lrt info out/hello.p2lrt
+
+if core=$(scripts/fetch_cubism_core.sh 2> out/fetch.log); then
+  model="$core/package/characters/haru_greeter_pro_jp/runtime/haru_greeter_t03.model3.json"
+  echo "== importing Haru (Cubism sample, from npm) into out/haru.p2lrt"
+  "$p2lrt" import "$model" -o out/haru.p2lrt 2> out/haru.import-report.txt
+  tail -1 out/haru.import-report.txt
+  rig=out/haru.p2lrt
+  clip=haru_g_m07   # Haru's idle motion
+  name=haru
+else
+  echo "== the Cubism sample could not be fetched from npm (why: out/fetch.log); playing the bundled example character instead"
+  build-release/examples/character/p2l_make_character out/character > /dev/null
+  rig=out/character/character.p2lrt
+  clip=idle
+  name=character
+fi
+
+echo "== $rig:"
+"$p2lrt" info "$rig" | head -12
 echo
-echo "== evaluated with the head turned (ParamAngleX=30):"
-build-release/p2lrt eval out/hello.p2lrt --set ParamAngleX=30
+echo "== playing $clip for $seconds s at 30 fps with physics, blinking and breathing"
+rm -rf "out/$name-frames"
+"$p2lrt" render "$rig" --clip "$clip" --seconds "$seconds" --fps 30 --behaviors blink,breath --size 512x512 --fit \
+  --background white --sheet --sheet-columns 10 -o "out/$name-frames"
+echo
+echo "frames:        out/$name-frames/frame_*.png"
+echo "contact sheet: out/$name-frames/sheet.png"
