@@ -30,6 +30,10 @@ constexpr std::uint64_t kMaxPixels = std::uint64_t{1} << 28;
 // Mask coverage buffers kept per renderer: sets of mask meshes beyond this many in one frame
 // are computed again when they come back.
 constexpr std::size_t kMaskSlots = 4;
+// Isolated groups nested deeper than this draw into the layer of the group around them (as
+// pass-through groups): each level costs a whole image of floats, and a file could nest
+// thousands. Real rigs nest a few.
+constexpr std::size_t kMaxLayerDepth = 16;
 
 // An isolated group's layer: premultiplied RGBA, zero outside [dirty].
 struct Layer {
@@ -115,8 +119,7 @@ struct Scratch {
     std::vector<float>().swap(target);
     target.resize(n * 4);
     layers.clear();
-    layers.resize(layer_count);
-    for (Layer& l : layers) l.pixels.resize(n * 4);
+    layers.resize(layer_count);  // each level's pixels on its first use at this size
     masks.clear();
     masks.resize(mask_count);
     for (MaskSlot& m : masks) m.coverage.resize(n);
@@ -135,18 +138,22 @@ class Frame {
         mirrored_(t.a * t.d - t.b * t.c < 0.0f) {}
 
   void draw() {
-    std::size_t open = 0;
+    std::size_t open = 0, flattened = 0;  // flattened: groups past the deepest layer, drawn through
     for (const std::int32_t command : instance_.render_commands()) {
       if (command <= -2) {
-        if (open == s_.layers.size()) {  // deeper than the draw tree allows: not expected
-          s_.layers.emplace_back();
-          s_.layers.back().pixels.resize(std::size_t{s_.width} * s_.height * 4);
+        if (open == s_.layers.size()) {
+          ++flattened;
+          continue;
         }
         Layer& layer = s_.layers[open++];
+        if (layer.pixels.empty()) layer.pixels.resize(std::size_t{s_.width} * s_.height * 4);
         clear(layer.pixels, s_.width, 4, layer.dirty);
         layer.part = static_cast<std::uint32_t>(-2 - static_cast<std::int64_t>(command));
       } else if (command == kRenderEndGroup) {
-        if (open > 0) close(--open);
+        if (flattened > 0)
+          --flattened;
+        else if (open > 0)
+          close(--open);
       } else {
         const auto mesh = static_cast<std::uint32_t>(command);
         if (open > 0)
@@ -379,7 +386,7 @@ Renderer::Renderer(std::shared_ptr<const Model> model, std::shared_ptr<TexturePa
   s.overrides.resize(n);
   s.pages.resize(n, nullptr);
   s.resolved.resize(n, 0);
-  s.layer_count = render::isolated_depth(model_->rig());
+  s.layer_count = std::min(render::isolated_depth(model_->rig()), render::kMaxLayerDepth);
   s.mask_count = render::mask_slots(*model_);
 }
 
