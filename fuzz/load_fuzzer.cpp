@@ -10,7 +10,8 @@
 // A rig that loads is also evaluated (p2l::Model, p2l::Instance) at its defaults and at poses
 // drawn from the input, extremes included, by two instances that must agree bit for bit,
 // and animated (p2l::Animator: every clip layer, expressions, poses, behaviors, physics) for
-// a few updates of lengths drawn from the input, again twice, again bit for bit.
+// a few updates of lengths drawn from the input, again twice, again bit for bit, and drawn
+// by the software renderer (its PNG pages decoded by libpng) into a small image.
 // A broken expectation prints what differed and traps, which libFuzzer records as a crash.
 #include <cstddef>
 #include <cstdint>
@@ -27,6 +28,7 @@
 #include "p2l/anim.hpp"
 #include "p2l/eval.hpp"
 #include "p2l/format.hpp"
+#include "p2l/render.hpp"
 #include "p2l/rig.hpp"
 
 namespace {
@@ -188,6 +190,7 @@ void animate(const std::shared_ptr<const p2l::Model>& model, std::span<const std
     if (!rig.parameters.empty()) pair->set_override(0, static_cast<float>(byte(10)), 0.5f);
   }
   const float specials[] = {0.0f, std::numeric_limits<float>::quiet_NaN(), -1.0f, 1e30f, 6.0f};
+  p2l::Renderer renderer(model);
   for (std::size_t frame = 0; frame < 8; ++frame) {
     const std::uint8_t b = byte(12 + frame);
     const float dt = b < 10 ? specials[b % 5] : static_cast<float>(b) / 1024.0f;
@@ -204,6 +207,11 @@ void animate(const std::shared_ptr<const p2l::Model>& model, std::span<const std
         fail("two animated characters of one model disagree", "mesh " + std::to_string(m));
     }
     if (aa.event_count() != ab.event_count()) fail("two animated characters of one model disagree", "events");
+    // Drawn small, with a transform from the input (mirrors and huge scales included).
+    std::uint8_t pixels[24 * 16 * 4];
+    const float scale = b < 16 ? -1.0f : static_cast<float>(b) / 64.0f;
+    const p2l::Affine transform{scale, 0.0f, 0.0f, b % 3 == 0 ? -scale : scale, 12.0f, 8.0f};
+    renderer.render(ia, pixels, 24, 16, frame % 2 == 0 ? nullptr : &transform, frame % 4 == 1 ? p2l::kRenderStraight : 0u);
   }
   aa.stabilize_physics(ia);
 }
