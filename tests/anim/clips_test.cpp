@@ -15,44 +15,7 @@
 #include "anim/curve.hpp"
 #include "p2l/format.hpp"
 #include "test_util.hpp"
-
-// Every allocation in this binary is counted, so a test can tell that update() makes none.
-// The whole family is replaced (plain, array, nothrow, aligned) so that sanitizers see
-// matching pairs.
-namespace {
-std::atomic<long> g_allocations{0};
-void* counted(std::size_t n, std::size_t align = 0) noexcept {
-  ++g_allocations;
-  if (n == 0) n = 1;
-  if (align > alignof(std::max_align_t)) return std::aligned_alloc(align, (n + align - 1) / align * align);
-  return std::malloc(n);
-}
-void* checked(void* p) {
-  if (!p) throw std::bad_alloc();
-  return p;
-}
-}  // namespace
-
-void* operator new(std::size_t n) { return checked(counted(n)); }
-void* operator new[](std::size_t n) { return checked(counted(n)); }
-void* operator new(std::size_t n, const std::nothrow_t&) noexcept { return counted(n); }
-void* operator new[](std::size_t n, const std::nothrow_t&) noexcept { return counted(n); }
-void* operator new(std::size_t n, std::align_val_t a) { return checked(counted(n, static_cast<std::size_t>(a))); }
-void* operator new[](std::size_t n, std::align_val_t a) { return checked(counted(n, static_cast<std::size_t>(a))); }
-void* operator new(std::size_t n, std::align_val_t a, const std::nothrow_t&) noexcept {
-  return counted(n, static_cast<std::size_t>(a));
-}
-void* operator new[](std::size_t n, std::align_val_t a, const std::nothrow_t&) noexcept {
-  return counted(n, static_cast<std::size_t>(a));
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
-void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::align_val_t) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
+#include "counting_allocator.hpp"
 
 namespace {
 
@@ -732,13 +695,13 @@ TEST(ClipLayersTest, UpdateAllocatesNothing) {
   run.layers.set_weight(2, 0.5f);
   for (int i = 0; i < 7; ++i) run.layers.play(3, i % 2, 0);  // 6 replaced clips fading on layer 3
   std::vector<float> values(r.parameters.size());
-  const long before = g_allocations.load();
+  const std::size_t before = p2l_test::allocation_count();
   for (int i = 0; i < 300; ++i) {
     std::fill(values.begin(), values.end(), 0.0f);
     run.layers.update(0.0166667f, values, run.fx);
   }
   run.layers.update(1.3f, values, run.fx);  // several passes of a loop at once
-  EXPECT_EQ(g_allocations.load() - before, 0);
+  EXPECT_EQ(p2l_test::allocation_count() - before, 0u);
   EXPECT_FALSE(run.layers.events().empty());
 }
 

@@ -13,19 +13,7 @@
 
 #include "anim/physics.hpp"
 #include "rig_builder.hpp"
-
-// Every allocation in this binary is counted, so a test can tell that step() makes none.
-namespace {
-std::atomic<long> g_allocations{0};
-}  // namespace
-
-void* operator new(std::size_t n) {
-  ++g_allocations;
-  if (void* p = std::malloc(n ? n : 1)) return p;
-  throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+#include "counting_allocator.hpp"
 
 namespace {
 
@@ -642,7 +630,7 @@ TEST(PhysicsRobustness, StepAndStabilizeDoNotAllocate) {
   physics.set_wind(0.1f, 0.2f);
   std::vector<float> v = defaults(rig);
   const std::uint8_t skip[] = {0, 1};
-  const long before = g_allocations.load();
+  const std::size_t before = p2l_test::allocation_count();
   physics.stabilize(v);
   for (int n = 0; n < 100; ++n) {
     v[0] = static_cast<float>(n % 9);
@@ -650,7 +638,7 @@ TEST(PhysicsRobustness, StepAndStabilizeDoNotAllocate) {
   }
   physics.reset();
   physics.step(0.01f, v);
-  EXPECT_EQ(g_allocations.load(), before);
+  EXPECT_EQ(p2l_test::allocation_count(), before);
 }
 
 }  // namespace

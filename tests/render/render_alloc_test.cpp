@@ -11,41 +11,7 @@
 #include "p2l/p2l.h"
 #include "render_reference.hpp"
 #include "rig_builder.hpp"
-
-namespace {
-std::atomic<std::size_t> g_allocations{0};
-
-void* counted_alloc(std::size_t n) {
-  g_allocations.fetch_add(1);
-  return std::malloc(n == 0 ? 1 : n);
-}
-void* checked(void* p) {
-  if (!p) throw std::bad_alloc();
-  return p;
-}
-void* aligned_alloc_counted(std::size_t n, std::align_val_t al) {
-  g_allocations.fetch_add(1);
-  const std::size_t a = static_cast<std::size_t>(al);
-  return std::aligned_alloc(a, (n + a - 1) / a * a);
-}
-}  // namespace
-
-void* operator new(std::size_t n) { return checked(counted_alloc(n)); }
-void* operator new[](std::size_t n) { return checked(counted_alloc(n)); }
-void* operator new(std::size_t n, const std::nothrow_t&) noexcept { return counted_alloc(n); }
-void* operator new[](std::size_t n, const std::nothrow_t&) noexcept { return counted_alloc(n); }
-void* operator new(std::size_t n, std::align_val_t a) { return checked(aligned_alloc_counted(n, a)); }
-void* operator new[](std::size_t n, std::align_val_t a) { return checked(aligned_alloc_counted(n, a)); }
-void* operator new(std::size_t n, std::align_val_t a, const std::nothrow_t&) noexcept { return aligned_alloc_counted(n, a); }
-void* operator new[](std::size_t n, std::align_val_t a, const std::nothrow_t&) noexcept { return aligned_alloc_counted(n, a); }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
-void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::align_val_t) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
+#include "counting_allocator.hpp"
 
 namespace {
 
@@ -99,18 +65,18 @@ TEST(RenderAllocations, NoneAfterTheFirstFrameAtASize) {
   for (int frame = 0; frame < 6; ++frame) {
     drawn.instance->parameters()[0] = static_cast<float>(frame) / 5.0f;
     drawn.instance->evaluate();
-    const std::size_t before = g_allocations.load();
+    const std::size_t before = p2l_test::allocation_count();
     const std::uint32_t flags = static_cast<std::uint32_t>(frame) & 3u;
     ASSERT_TRUE(drawn.render(flags, frame % 2 == 1 ? &shifted : nullptr));
-    EXPECT_EQ(g_allocations.load() - before, 0u) << "frame " << frame;
+    EXPECT_EQ(p2l_test::allocation_count() - before, 0u) << "frame " << frame;
   }
   // Another size: its first frame may allocate, the next ones do not.
   std::vector<std::uint8_t> bigger(96 * 40 * 4);
   ASSERT_TRUE(drawn.renderer->render(*drawn.instance, bigger.data(), 96, 40));
   for (int frame = 0; frame < 3; ++frame) {
-    const std::size_t before = g_allocations.load();
+    const std::size_t before = p2l_test::allocation_count();
     ASSERT_TRUE(drawn.renderer->render(*drawn.instance, bigger.data(), 96, 40));
-    EXPECT_EQ(g_allocations.load() - before, 0u) << "frame " << frame;
+    EXPECT_EQ(p2l_test::allocation_count() - before, 0u) << "frame " << frame;
   }
 }
 
@@ -125,9 +91,9 @@ TEST(RenderAllocations, NoneAfterTheFirstFrameThroughTheCApi) {
   for (int frame = 0; frame < 3; ++frame) {
     p2l_set_parameter(rig, 0, static_cast<float>(frame) / 2.0f);
     p2l_evaluate(rig);
-    const std::size_t before = g_allocations.load();
+    const std::size_t before = p2l_test::allocation_count();
     ASSERT_TRUE(p2l_render(rig, image.data(), 48, 16, nullptr, P2L_RENDER_STRAIGHT));
-    EXPECT_EQ(g_allocations.load() - before, 0u) << "frame " << frame;
+    EXPECT_EQ(p2l_test::allocation_count() - before, 0u) << "frame " << frame;
   }
   p2l_rig_free(rig);
 }
