@@ -38,11 +38,35 @@
 //    sources): core chunks that version 1 keeps.
 //  - with `non_core`: what version 1 drops (META, PGUI, EXPR, HITA, UDAT, POSE, CEXT and
 //    vertical physics sources).
-// Not generated yet: texture pages, the extension chunks (BONE, SKIN, COLL, SIMS), kept
-// unknown chunks, stripped names.
+//  - with `extensions`: the advanced-mode chunks, each present or absent on its own (so
+//    every combination occurs over seeds), with the common header the specification
+//    expects (feature bit, hooks, the lists below); version 1 drops them.
+//    BONE: 0..3 virtual bones (rotations under a DEFM deformer or an earlier virtual bone,
+//    pivot grids on 0..2 axes, some made for arcs), 0..3 attachable bones, 0..2 arcs on
+//    rotations keyed on the arc's parameter alone: made ones have 3..5 keys on a circle
+//    about the arc's centre (rounded to the space's ticks, pivot angle turning with the
+//    position, each step under half a turn), others are DEFM or virtual rotations that
+//    happen to have one axis; header deformers = the DEFM deformers with an arc.
+//    SKIN: 0..2 skins on meshes hanging from a DEFM rotation (no such mesh: no SKIN), the
+//    home plus 0..3 other rotations (virtual bones too, then depends_on BONE), 1..3 axes
+//    of 2..4 keys, weights given per vertex or left to the runtime to fit; header meshes
+//    = each skin's mesh and axis parameters.
+//    COLL: 0..3 circles or capsules following two vertices of a mesh, a deformer (virtual
+//    bones too) with points in its space, or fixed canvas points; depends_on SIMS.
+//    SIMS: 0..2 simulations over 1..2 meshes with geometry (at most 24 particles; no such
+//    mesh: no SIMS), per-particle masses (some 0), pins (some >= 0.999), anchors (itself
+//    or a mesh vertex), stretch along the targets' triangle edges, their triangles, bends
+//    between triangles sharing an edge, welds, long-range attachments, compliances that
+//    are sometimes negative (absent), held parameters, skipped physics groups, static
+//    corrections per target and key, COLL colliders; header = the union of the held
+//    parameters and skipped groups.
+//    The extensions only refer to the rest of the rig and add nothing to it.
+// Not generated yet: texture pages, kept unknown chunks, stripped names.
 //
-// Separate streams (derived from the seed) feed the core content, `motion` and
-// `non_core`, so turning those two on or off leaves the rest of the rig unchanged.
+// Separate streams (derived from the seed) feed the core content, `motion`, `non_core`
+// and `extensions`, so turning those three on or off leaves the rest of the rig unchanged
+// (the extensions come last and read what the others made, so their own content depends
+// on `motion` and `non_core`: skipped physics groups name PHYS groups).
 #pragma once
 
 #include <algorithm>
@@ -71,6 +95,7 @@ struct RandomRigOptions {
   bool masks = true;
   bool motion = true;     // clips, roles, physics (X and angle sources): core, version 1 keeps them
   bool non_core = false;  // META PGUI EXPR HITA UDAT POSE CEXT and Y physics sources: version 1 drops them
+  bool extensions = false;  // BONE SKIN COLL SIMS (advanced mode): version 1 drops them
 };
 
 // splitmix64 (Steele, Lea, Flood 2014): tiny, fast, every seed good, the same everywhere.
@@ -163,6 +188,10 @@ class Generator {
     if (o_.non_core) {
       RigRandom n(stream(seed_, 0x6E6F6E63 /* "nonc" */));
       non_core(n);
+    }
+    if (o_.extensions) {
+      RigRandom e(stream(seed_, 0x65787465 /* "exte" */));
+      extensions(e);
     }
     return std::move(rig_);
   }
@@ -874,6 +903,447 @@ class Generator {
     PhysicsGroup g = physics_group(r, static_cast<int>(rig_.physics.size()), true);
     g.inputs.push_back({r.below(np), 50.0f, PhysicsSource::Y, false});
     rig_.physics.push_back(std::move(g));
+  }
+
+  // ---- the extension chunks (advanced mode): BONE SKIN COLL SIMS ----
+  //
+  // Read-only over the core: they refer to what the core, `motion` and `non_core` made
+  // and add nothing to it, so the rest of the rig is the same with or without them.
+
+  void extensions(RigRandom& r) {
+    // Each chunk's presence is drawn first, so every combination occurs over seeds.
+    bool bone = r.chance(65), skin = r.chance(70), coll = r.chance(60), sims = r.chance(65);
+    if (bone) bone_chunk(r);
+    if (skin) skin_chunk(r);
+    if (coll) collider_chunk(r);  // before SIMS, whose simulations may list the colliders
+    if (sims) simulation_chunk(r);
+  }
+
+  // The space a deformer's children live in, virtual bones (rotations) included.
+  Space space_under_any(std::int32_t deformer) const {
+    if (deformer < 0) return Space::Canvas;
+    return rig_.deformer_or_bone(static_cast<std::size_t>(deformer)).kind == DeformerKind::Warp ? Space::Unit
+                                                                                                : Space::Local;
+  }
+
+  // n distinct ascending keys on parameter p (every range has at least 64 steps).
+  Array<float> distinct_keys(RigRandom& r, std::uint32_t p, int n) {
+    const Parameter& par = rig_.parameters[p];
+    int shift = shift_for(par.min, par.max);
+    std::vector<float> k;
+    while (static_cast<int>(k.size()) < n) {
+      float v = r.uniform(par.min, par.max, shift);
+      if (std::find(k.begin(), k.end(), v) == k.end()) k.push_back(v);
+    }
+    std::sort(k.begin(), k.end());
+    return Array<float>(std::move(k));
+  }
+
+  // Up to n distinct values of `from`, in a random order.
+  template <class T>
+  std::vector<T> some_of(RigRandom& r, std::vector<T> from, int n) {
+    r.shuffle(from);
+    if (static_cast<int>(from.size()) > n) from.resize(static_cast<std::size_t>(std::max(0, n)));
+    return from;
+  }
+
+  // A compliance: absent (negative) now and then, else 0 or a small dyadic value.
+  static float compliance(RigRandom& r, int negative_percent) {
+    if (r.chance(negative_percent)) return r.chance(50) ? -1.0f : -r.uniform(0.0625, 4, 6);
+    return r.chance(25) ? 0.0f : r.uniform(0, 1.0 / 64, 20);
+  }
+
+  std::vector<std::uint32_t> meshes_with_geometry() const {
+    std::vector<std::uint32_t> out;
+    for (std::size_t m = 0; m < rig_.meshes.size(); ++m)
+      if (rig_.meshes[m].vertex_count() > 0) out.push_back(static_cast<std::uint32_t>(m));
+    return out;
+  }
+
+  // round(4096 cos(15k degrees)) for any k: a fixed table, so circles need no libm.
+  static std::int64_t cos15(int k) {
+    static const std::int64_t kQuarter[] = {4096, 3956, 3547, 2896, 2048, 1060, 0};
+    k = ((k % 24) + 24) % 24;
+    if (k <= 6) return kQuarter[k];
+    if (k <= 12) return -kQuarter[12 - k];
+    if (k <= 18) return -kQuarter[k - 12];
+    return kQuarter[24 - k];
+  }
+  static std::int64_t sin15(int k) { return cos15(k - 6); }
+
+  // A pivot grid for an arc: one axis, 3..5 keys, the pivots on a circle about a centre in
+  // the parent's space, turning one way by the same step (under half a turn) from key to
+  // key, and the pivot angle turning with them. Positions are rounded to the space's
+  // ticks (a dyadic approximation of the circle).
+  Grid<Pivot> arc_pivot(RigRandom& r, Space s, Arc& arc) {
+    int shift = 0;
+    std::int64_t cx = 0, cy = 0, radius = 0;
+    switch (s) {
+      case Space::Canvas:
+        shift = 2;
+        cx = r.between64(150 * 4, 250 * 4), cy = r.between64(150 * 4, 250 * 4), radius = r.between64(20 * 4, 80 * 4);
+        break;
+      case Space::Unit:
+        shift = 10;
+        cx = r.between64(350, 674), cy = r.between64(350, 674), radius = r.between64(64, 256);
+        break;
+      case Space::Local:
+        shift = 4;
+        cx = r.between64(-20 * 16, 20 * 16), cy = r.between64(-20 * 16, 20 * 16), radius = r.between64(8 * 16, 40 * 16);
+        break;
+    }
+    arc.parameter = r.pick(keyed_params_);
+    arc.cx = RigRandom::dyadic(cx, shift);
+    arc.cy = RigRandom::dyadic(cy, shift);
+    int n = r.between(3, 5);
+    int step = r.between(1, 8) * (r.chance(50) ? 1 : -1);  // in 15-degree units: under half a turn
+    int start = r.between(0, 23);
+    int angle0 = r.between(-3, 3);
+    float scale_all = scale(r);
+    Grid<Pivot> g;
+    g.axes.push_back({arc.parameter, distinct_keys(r, arc.parameter, n)});
+    std::vector<std::uint16_t> order;
+    for (int k = 0; k < n; ++k) order.push_back(static_cast<std::uint16_t>(k));
+    if (r.chance(25)) r.shuffle(order);
+    for (std::uint16_t k : order) {
+      int at = start + step * k;
+      Pivot p;
+      p.x = RigRandom::dyadic(cx + radius * cos15(at) / 4096, shift);
+      p.y = RigRandom::dyadic(cy + radius * sin15(at) / 4096, shift);
+      p.angle = static_cast<float>(15 * (angle0 + step * k));
+      p.scale = scale_all;
+      g.coords.push_back(k);
+      g.forms.push_back(p);
+    }
+    return g;
+  }
+
+  // BONE: 0..3 virtual bones (some made for arcs), 0..3 attachable bones, 0..2 arcs.
+  void bone_chunk(RigRandom& r) {
+    BoneChunk& b = rig_.bones.emplace();
+    b.header.feature = 2;
+    b.header.hooks = kHookH2 | kHookH3;
+    std::size_t defm = rig_.deformers.size();
+    int virtual_count = r.between(0, 3), arc_count = r.between(0, 2);
+    std::vector<Arc> arcs;  // on virtual bones made for them
+    for (int i = 0; i < virtual_count; ++i) {
+      std::size_t index = defm + static_cast<std::size_t>(i);
+      Deformer d;
+      d.kind = DeformerKind::Rotation;
+      d.id = "VirtualBone" + std::to_string(i);
+      // A DEFM deformer or an earlier virtual bone; the root only when there is neither.
+      d.parent = index > 0 ? static_cast<std::int32_t>(r.below(index)) : -1;
+      d.part = r.chance(20) ? static_cast<std::int32_t>(r.below(rig_.parts.size())) : -1;
+      d.visible = r.chance(92);
+      d.enabled = r.chance(92);
+      d.flip_x = r.chance(10);
+      d.flip_y = r.chance(10);
+      d.opacity = r.chance(70) ? 1.0f : r.uniform(0, 1, 8);
+      d.base_angle = r.chance(50) ? 0.0f : r.uniform(-45, 45, 2);
+      Space s = space_under_any(d.parent);
+      if (static_cast<int>(arcs.size()) < arc_count && r.chance(70)) {
+        Arc arc;
+        arc.deformer = static_cast<std::uint32_t>(index);
+        d.pivot = arc_pivot(r, s, arc);
+        arcs.push_back(arc);
+      } else {
+        Pivot base = pivot(r, s);
+        if (r.chance(95)) d.pivot = grid<Pivot>(r, std::min(2, o_.max_axes), [&](RigRandom& rr) { return pivot_near(rr, base, s); });
+        d.pivot_shapes = bindings<PivotShape>(r, 1, [&](RigRandom& rr) {
+          PivotShape shape;
+          shape.pivot = pivot_near(rr, base, s);
+          shape.flip_x = rr.chance(15);
+          shape_colours(rr, shape.opacity, shape.multiply, shape.screen);
+          return shape;
+        });
+      }
+      if (r.chance(30)) d.channels = channels(r, {ChannelType::Opacity, ChannelType::FlipX, ChannelType::FlipY});
+      b.virtual_bones.push_back(std::move(d));
+    }
+    std::size_t all = rig_.deformer_count_with_bones();
+    // Arcs on other rotations keyed on one parameter alone (DEFM ones, or virtual bones
+    // whose ordinary grid has one axis): their pivots lie on no particular circle, the
+    // centre is a point of the parent's space.
+    std::vector<std::uint32_t> keyed_alone;
+    for (std::size_t d = 0; d < all; ++d) {
+      const Deformer& def = rig_.deformer_or_bone(d);
+      bool taken = std::any_of(arcs.begin(), arcs.end(), [&](const Arc& a) { return a.deformer == d; });
+      if (!taken && def.kind == DeformerKind::Rotation && def.pivot && def.pivot->axes.size() == 1)
+        keyed_alone.push_back(static_cast<std::uint32_t>(d));
+    }
+    for (std::uint32_t d : some_of(r, keyed_alone, arc_count - static_cast<int>(arcs.size()))) {
+      const Deformer& def = rig_.deformer_or_bone(d);
+      Space s = space_under_any(def.parent);
+      arcs.push_back({d, def.pivot->axes[0].parameter, coordinate(r, s, false), coordinate(r, s, false)});
+    }
+    r.shuffle(arcs);
+    b.arcs = arcs;
+    for (const Arc& a : b.arcs)
+      if (a.deformer < defm) b.header.deformers.push_back(a.deformer);  // the header lists DEFM deformers only
+    std::sort(b.header.deformers.begin(), b.header.deformers.end());
+    if (all > 0)
+      for (int k = r.between(0, 3), i = 0; i < k; ++i)
+        b.bones.push_back({r.below(all), (r.chance(20) ? "骨 " : "Bone") + std::to_string(i)});
+  }
+
+  // SKIN: 0..2 skins on meshes that hang from a DEFM rotation (none: no SKIN this seed).
+  void skin_chunk(RigRandom& r) {
+    std::size_t all = rig_.deformer_count_with_bones();
+    std::vector<std::uint32_t> rotations, homes;
+    for (std::size_t d = 0; d < all; ++d)
+      if (rig_.deformer_or_bone(d).kind == DeformerKind::Rotation) rotations.push_back(static_cast<std::uint32_t>(d));
+    for (std::size_t m = 0; m < rig_.meshes.size(); ++m) {
+      std::int32_t parent = rig_.meshes[m].parent;
+      if (parent >= 0 && rig_.deformers[static_cast<std::size_t>(parent)].kind == DeformerKind::Rotation)
+        homes.push_back(static_cast<std::uint32_t>(m));
+    }
+    if (homes.empty()) return;
+    SkinChunk& chunk = rig_.skins.emplace();
+    chunk.header.feature = 1;
+    chunk.header.hooks = kHookH4;
+    bool virtual_bone = false;
+    for (std::uint32_t mesh : some_of(r, homes, r.chance(10) ? 0 : r.between(1, 2))) {
+      const Mesh& m = rig_.meshes[mesh];
+      auto home = static_cast<std::uint32_t>(m.parent);
+      Skin k;
+      k.mesh = mesh;
+      for (std::uint32_t p : some_of(r, keyed_params_, r.between(1, 3)))
+        k.axes.push_back({p, distinct_keys(r, p, r.between(2, 4))});
+      std::vector<std::uint32_t> others;
+      for (std::uint32_t d : rotations)
+        if (d != home) others.push_back(d);
+      k.bones = some_of(r, others, r.between(0, 3));
+      k.bones.push_back(home);
+      r.shuffle(k.bones);
+      for (std::uint32_t bone : k.bones) virtual_bone |= bone >= rig_.deformers.size();
+      std::size_t vertices = m.vertex_count();
+      if (vertices > 0 && r.chance(55)) {  // given; otherwise the runtime fits them
+        std::vector<std::uint32_t> from, to;
+        std::vector<float> weight;
+        for (std::size_t v = 0; v < vertices; ++v) {
+          from.push_back(r.below(k.bones.size()));
+          to.push_back(r.below(k.bones.size()));
+          weight.push_back(r.chance(20) ? 0.0f : r.chance(20) ? 1.0f : r.uniform(0, 1, 8));
+        }
+        k.from = IndexArray(std::move(from));
+        k.to = IndexArray(std::move(to));
+        k.weight = Array<float>(std::move(weight));
+      }
+      MeshOverride o;
+      o.mesh = mesh;
+      for (const Axis& a : k.axes) o.axes.push_back(a.parameter);
+      chunk.header.meshes.push_back(std::move(o));
+      chunk.skins.push_back(std::move(k));
+    }
+    if (virtual_bone) chunk.header.depends_on.push_back("BONE");
+  }
+
+  // COLL: 0..3 circles or capsules, following a mesh's vertices, a deformer or nothing.
+  void collider_chunk(RigRandom& r) {
+    ColliderChunk& chunk = rig_.colliders.emplace();
+    chunk.header.feature = 8;
+    chunk.header.hooks = kHookH6;
+    chunk.header.depends_on.push_back("SIMS");
+    std::vector<std::uint32_t> geometry = meshes_with_geometry();
+    std::size_t all = rig_.deformer_count_with_bones();
+    for (int n = r.between(0, 3), i = 0; i < n; ++i) {
+      Collider c;
+      c.id = "Collider" + std::to_string(i);
+      c.capsule = r.chance(50);
+      int follow = static_cast<int>(r.below(3));
+      Space s = Space::Canvas;
+      if (follow == 0 && !geometry.empty()) {
+        c.mesh = static_cast<std::int32_t>(r.pick(geometry));
+        std::size_t vertices = rig_.meshes[static_cast<std::size_t>(c.mesh)].vertex_count();
+        c.vertex_a = r.below(vertices);
+        c.vertex_b = c.capsule ? r.below(vertices) : c.vertex_a;
+      } else if (follow == 1 && all > 0) {
+        c.deformer = static_cast<std::int32_t>(r.below(all));
+        s = space_under_any(c.deformer);
+      }
+      if (c.mesh < 0) {
+        c.ax = coordinate(r, s, false), c.ay = coordinate(r, s, false);
+        c.bx = c.capsule ? coordinate(r, s, false) : c.ax;
+        c.by = c.capsule ? coordinate(r, s, false) : c.ay;
+      }
+      c.radius_a = r.uniform(1, 40, 2);
+      c.radius_b = c.capsule ? r.uniform(1, 40, 2) : c.radius_a;
+      c.friction = r.chance(20) ? 0.0f : r.chance(20) ? 1.0f : r.uniform(0, 1, 8);
+      chunk.colliders.push_back(std::move(c));
+    }
+  }
+
+  // SIMS: 0..2 simulations over 1..2 meshes with geometry each (none: no SIMS this seed).
+  void simulation_chunk(RigRandom& r) {
+    std::vector<std::uint32_t> geometry = meshes_with_geometry();
+    if (geometry.empty()) return;
+    SimulationChunk& chunk = rig_.simulations.emplace();
+    chunk.header.feature = 4;
+    chunk.header.hooks = kHookH1 | kHookH4 | kHookH6;
+    for (int n = r.chance(10) ? 0 : r.between(1, 2), i = 0; i < n; ++i)
+      chunk.simulations.push_back(simulation(r, i, geometry));
+    for (const Simulation& s : chunk.simulations) {
+      chunk.header.parameters.insert(chunk.header.parameters.end(), s.parameters.begin(), s.parameters.end());
+      chunk.header.physics_groups.insert(chunk.header.physics_groups.end(), s.physics_groups.begin(), s.physics_groups.end());
+    }
+    for (auto* list : {&chunk.header.parameters, &chunk.header.physics_groups}) {
+      std::sort(list->begin(), list->end());
+      list->erase(std::unique(list->begin(), list->end()), list->end());
+    }
+  }
+
+  Simulation simulation(RigRandom& r, int index, const std::vector<std::uint32_t>& geometry) {
+    static const float kFps[] = {30, 60, 120};
+    Simulation s;
+    s.id = "Simulation" + std::to_string(index);
+    s.fps = kFps[r.below(3)];
+    s.substeps = static_cast<std::uint32_t>(r.between(1, 8));
+    s.gravity_x = r.chance(70) ? 0.0f : r.uniform(-100, 100, 2);
+    s.gravity_y = r.chance(60) ? -980.0f : r.uniform(-2000, 500, 2);  // world y points up
+    s.wind_x = r.chance(50) ? 0.0f : r.uniform(-200, 200, 2);
+    s.wind_y = r.chance(70) ? 0.0f : r.uniform(-50, 50, 2);
+    s.pin_compliance = r.chance(50) ? 0.0f : r.uniform(0, 1.0 / 256, 20);
+    std::vector<std::uint32_t> first;  // each target's first particle
+    std::uint32_t particles = 0;
+    for (std::uint32_t mesh : some_of(r, geometry, r.between(1, 2))) {
+      auto vertices = static_cast<std::uint32_t>(rig_.meshes[mesh].vertex_count());
+      s.targets.push_back({mesh, vertices});
+      first.push_back(particles);
+      particles += vertices;
+    }
+    std::vector<float> inv_mass, damping, wind, pin, goal, offset_x, offset_y;
+    std::vector<std::uint32_t> anchor_mesh, anchor_vertex;
+    for (std::uint32_t p = 0; p < particles; ++p) {
+      inv_mass.push_back(r.chance(20) ? 0.0f : r.uniform(0, 2, 6));
+      damping.push_back(r.chance(30) ? 0.0f : r.uniform(0, 1, 8));
+      wind.push_back(r.chance(30) ? 1.0f : r.uniform(0, 2, 6));
+      pin.push_back(r.chance(25) ? (r.chance(50) ? 1.0f : 1023.0f / 1024) : r.chance(30) ? 0.0f : r.uniform(0, 1, 8));
+      goal.push_back(compliance(r, 30));
+      offset_x.push_back(r.chance(50) ? 0.0f : r.uniform(-2, 2, 6));
+      offset_y.push_back(r.chance(50) ? 0.0f : r.uniform(-2, 2, 6));
+      if (r.chance(60)) {
+        anchor_mesh.push_back(0xFFFFFFFFu);
+        anchor_vertex.push_back(0);
+      } else {
+        std::uint32_t m = r.pick(geometry);
+        anchor_mesh.push_back(m);
+        anchor_vertex.push_back(r.below(rig_.meshes[m].vertex_count()));
+      }
+    }
+    s.inv_mass = Array<float>(std::move(inv_mass));
+    s.damping = Array<float>(std::move(damping));
+    s.wind_factor = Array<float>(std::move(wind));
+    s.pin_weight = Array<float>(std::move(pin));
+    s.goal_compliance = Array<float>(std::move(goal));
+    s.goal_offset_x = Array<float>(std::move(offset_x));
+    s.goal_offset_y = Array<float>(std::move(offset_y));
+    s.anchor_mesh = IndexArray(std::move(anchor_mesh));
+    s.anchor_vertex = IndexArray(std::move(anchor_vertex));
+    // Stretch along the targets' triangle edges (each edge once), triangles from their
+    // indices, bends between triangles sharing an edge.
+    std::vector<std::uint32_t> sa, sb, ta, tb, tc, b1, b2;
+    std::vector<float> rest, stretch, compression, area, bend;
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> edges;
+    for (std::size_t t = 0; t < s.targets.size(); ++t) {
+      const IndexArray& indices = rig_.meshes[s.targets[t].mesh].geometry->indices;
+      bool triangles = r.chance(80);
+      for (std::size_t i = 0; i + 2 < indices.size(); i += 3) {
+        std::uint32_t v[3] = {first[t] + indices[i], first[t] + indices[i + 1], first[t] + indices[i + 2]};
+        for (int e = 0; e < 3; ++e) {
+          std::pair<std::uint32_t, std::uint32_t> edge = std::minmax(v[e], v[(e + 1) % 3]);
+          if (std::find(edges.begin(), edges.end(), edge) != edges.end()) continue;
+          edges.push_back(edge);
+          if (!r.chance(85)) continue;
+          sa.push_back(v[e]);
+          sb.push_back(v[(e + 1) % 3]);
+          rest.push_back(r.uniform(0.25, 64, 6));
+          stretch.push_back(compliance(r, 15));
+          compression.push_back(compliance(r, 35));
+        }
+        if (triangles) {
+          ta.push_back(v[0]), tb.push_back(v[1]), tc.push_back(v[2]);
+          area.push_back(compliance(r, 25));
+        }
+      }
+    }
+    for (std::size_t i = 0; i < ta.size(); ++i)
+      for (std::size_t j = i + 1; j < ta.size() && b1.size() < 24; ++j) {
+        int shared = 0;
+        for (std::uint32_t a : {ta[i], tb[i], tc[i]})
+          for (std::uint32_t b : {ta[j], tb[j], tc[j]}) shared += a == b;
+        if (shared == 2 && r.chance(60)) {
+          b1.push_back(static_cast<std::uint32_t>(i)), b2.push_back(static_cast<std::uint32_t>(j));
+          bend.push_back(compliance(r, 25));
+        }
+      }
+    s.stretch_a = IndexArray(std::move(sa));
+    s.stretch_b = IndexArray(std::move(sb));
+    s.stretch_rest = Array<float>(std::move(rest));
+    s.stretch_compliance = Array<float>(std::move(stretch));
+    s.compression_compliance = Array<float>(std::move(compression));
+    s.tri_a = IndexArray(std::move(ta));
+    s.tri_b = IndexArray(std::move(tb));
+    s.tri_c = IndexArray(std::move(tc));
+    s.area_compliance = Array<float>(std::move(area));
+    s.bend_t1 = IndexArray(std::move(b1));
+    s.bend_t2 = IndexArray(std::move(b2));
+    s.bend_compliance = Array<float>(std::move(bend));
+    // Welds and long-range attachments between distinct particles.
+    std::vector<std::uint32_t> wa, wb, lp, lr;
+    std::vector<float> weight_a, weight_b, weld, distance;
+    if (particles >= 2) {
+      auto two = [&](std::vector<std::uint32_t>& a, std::vector<std::uint32_t>& b) {
+        std::uint32_t x = r.below(particles), y;
+        do y = r.below(particles);
+        while (y == x);
+        a.push_back(x), b.push_back(y);
+      };
+      for (int n = r.between(0, 3); n > 0; --n) {
+        two(wa, wb);
+        float w = r.uniform(0, 1, 8);
+        weight_a.push_back(w);
+        weight_b.push_back(r.chance(50) ? 1.0f - w : r.uniform(0, 1, 8));
+        weld.push_back(compliance(r, 25));
+      }
+      for (int n = r.between(0, 3); n > 0; --n) {
+        two(lp, lr);
+        distance.push_back(r.uniform(0.5, 100, 4));
+      }
+    }
+    s.weld_a = IndexArray(std::move(wa));
+    s.weld_b = IndexArray(std::move(wb));
+    s.weld_weight_a = Array<float>(std::move(weight_a));
+    s.weld_weight_b = Array<float>(std::move(weight_b));
+    s.weld_compliance = Array<float>(std::move(weld));
+    s.long_particle = IndexArray(std::move(lp));
+    s.long_root = IndexArray(std::move(lr));
+    s.long_max_distance = Array<float>(std::move(distance));
+    // What the simulation replaces, its static corrections and its colliders.
+    std::vector<std::uint32_t> all_parameters(rig_.parameters.size()), groups(rig_.physics.size());
+    for (std::size_t p = 0; p < all_parameters.size(); ++p) all_parameters[p] = static_cast<std::uint32_t>(p);
+    for (std::size_t g = 0; g < groups.size(); ++g) groups[g] = static_cast<std::uint32_t>(g);
+    s.parameters = some_of(r, all_parameters, r.between(0, 2));
+    if (!groups.empty()) s.physics_groups = some_of(r, groups, r.between(0, 2));
+    for (std::uint32_t p : some_of(r, all_parameters, r.chance(40) ? 0 : r.between(1, 2))) {
+      SimStatic st;
+      st.parameter = p;
+      st.keys = distinct_keys(r, p, r.between(1, 3));
+      for (const SimTarget& t : s.targets) {
+        SimStaticMesh sm;
+        sm.mesh = t.mesh;
+        for (std::size_t k = 0; k < st.keys.size(); ++k) {
+          std::vector<float> offsets(2 * std::size_t{t.vertex_count});
+          for (float& v : offsets) v = r.chance(30) ? 0.0f : r.uniform(-4, 4, 6);
+          sm.offsets.push_back(Array<float>(std::move(offsets)));
+        }
+        st.meshes.push_back(std::move(sm));
+      }
+      s.statics.push_back(std::move(st));
+    }
+    if (rig_.colliders)
+      for (std::size_t c = 0; c < rig_.colliders->colliders.size(); ++c)
+        if (r.chance(60)) s.colliders.push_back(static_cast<std::uint32_t>(c));
+    return s;
   }
 
   const RandomRigOptions& o_;
