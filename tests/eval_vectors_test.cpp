@@ -37,6 +37,7 @@ std::vector<VectorRun> runs() {
           {"min_half_floats.default.c.json", true}, {"min_unorm16.default.c.json", true},
           {"min_textures.default.c.json", true},    {"min_unknown_optional_chunk.default.c.json", true},
           {"skin_arc.default.c.json", true},   {"skin_arc.default.rust.json", false}, {"skin_arc.a.adv0.json", true},
+          {"skin_arc.a.adv3.json", true},      {"skin_arc.a.adv3.rust.json", false},
           {"stress.default.c.json", true},     {"stress.default.rust.json", false},  {"stress.a.c.json", true},
           {"stress.a.rust.json", false}};
 }
@@ -62,6 +63,10 @@ TEST_P(EvalVectors, MatchesTheOriginalRuntime) {
     ASSERT_GE(index, 0) << p["id"];
     instance.parameters()[static_cast<std::size_t>(index)] = p["value"].get<float>();
   }
+  // Advanced mode as the run had it (skin_arc.a.adv3: skinning with fitted weights, exact links).
+  const std::uint32_t advanced = expected.value("advanced", 0u);
+  ASSERT_EQ(instance.set_advanced(advanced), advanced);
+  if (expected.contains("advanced_available")) EXPECT_EQ(instance.advanced_available(), expected["advanced_available"].get<std::uint32_t>());
   instance.evaluate();
 
   const json& meshes = expected["meshes"];

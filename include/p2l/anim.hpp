@@ -115,7 +115,7 @@ class Animator {
  private:
   // Puts the layer's opacities (part poses, clip part and rig opacities) on [instance] and
   // evaluates it at values_.
-  void evaluate_values(Instance& instance);
+  void evaluate_values(Instance& instance, float sim_dt = 0.0f);  // sim_dt > 0 steps the simulations
   void clear_clip_effects();
 
   std::shared_ptr<const Model> model_;

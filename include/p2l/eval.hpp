@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "p2l/affine.hpp"
 #include "p2l/format.hpp"
 #include "p2l/rig.hpp"
 
@@ -38,6 +39,13 @@ inline constexpr std::uint32_t kMeshDrawOrderChanged = 8;
 inline constexpr std::uint32_t kMeshRenderOrderChanged = 16;
 inline constexpr std::uint32_t kMeshVerticesChanged = 32;
 inline constexpr std::uint32_t kMeshColorsChanged = 64;
+
+// Advanced-mode features (p2l_set_advanced): runtime skinning, exact links, vertex
+// simulation, collisions.
+inline constexpr std::uint32_t kAdvancedSkin = 1;
+inline constexpr std::uint32_t kAdvancedExactLinks = 2;
+inline constexpr std::uint32_t kAdvancedSim = 4;
+inline constexpr std::uint32_t kAdvancedCollision = 8;
 
 // Render commands: a mesh index, a group opening (kRenderBeginGroup - part) or a closing.
 inline constexpr std::int32_t kRenderEndGroup = -1;
@@ -114,6 +122,9 @@ class Instance {
   void evaluate();
   // The same from explicit raw values (one per parameter), as the update pipeline does.
   void evaluate_values(std::span<const float> values);
+  // The same, then the vertex simulations step by dt seconds (advanced mode's H6; without
+  // time, as above, they show their last step).
+  void evaluate_values(std::span<const float> values, float dt);
 
   // Outputs of the last evaluation, per mesh in file order.
   std::span<const float> vertices(std::uint32_t mesh) const;  // x, y per vertex, canvas pixels
@@ -143,6 +154,23 @@ class Instance {
   float opacity() const;
   // Makes the next evaluation report every change bit, as the first one does.
   void reset_changes();
+
+  // Advanced mode (docs/RUNTIME.md "Advanced mode"), off by default: the Cubism-equivalent
+  // evaluation. available: the features the rig's extension chunks carry. set_advanced turns
+  // on those of [features] that can run (dependencies on, limits kept), the others off, and
+  // starts the simulations again; it returns the features now on and adds to [notes] what it
+  // left off and why. It allocates; evaluating afterwards does not. It applies from the next
+  // evaluation.
+  std::uint32_t advanced_available() const;
+  std::uint32_t set_advanced(std::uint32_t features, std::vector<std::string>* notes = nullptr);
+  std::uint32_t advanced() const;
+  void reset_simulations();                      // the next update starts them at rest again
+  void set_simulation_wind(float x, float y);    // added to every simulation's, canvas px/s², y down
+  std::span<const float> simulation_colliders() const;  // last update's: ax ay bx by ra rb, canvas px
+  std::span<const std::uint8_t> skipped_physics() const;  // per PHYS group, 1: a simulation replaces it
+  // A BONE attachable bone's canvas frame at the last evaluation (a virtual bone's computed on
+  // request); nothing for a warp or an index past the bones.
+  std::optional<Affine> bone_transform(std::uint32_t bone);
 
   // Internal state, for the modules layered on the core (animation, rendering, C API).
   InstanceState& state() { return *state_; }

@@ -169,7 +169,7 @@ P2L_API void p2l_evaluate(P2lRig *rig);
  * poses, physics; then evaluates as p2l_evaluate does. Allocates nothing. */
 P2L_API void p2l_update(P2lRig *rig, float dt);
 /* p2l_update running only the stages in [stages], in the same order; the others neither advance
- * nor apply. P2L_STAGE_SIM belongs to advanced mode. */
+ * nor apply. P2L_STAGE_SIM steps advanced mode's vertex simulations. */
 #define P2L_STAGE_CLIPS 1u
 #define P2L_STAGE_EXPRESSIONS 2u
 #define P2L_STAGE_BEHAVIORS 4u
@@ -393,6 +393,37 @@ P2L_API bool p2l_part_composite(const P2lRig *rig, uint32_t index, float *opacit
  * false, changing nothing, for no such part. */
 P2L_API float p2l_part_opacity(const P2lRig *rig, uint32_t index);
 P2L_API bool p2l_set_part_opacity(P2lRig *rig, uint32_t index, float opacity);
+
+/* Advanced mode: what the file's extension chunks (BONE, SKIN, SIMS, COLL) add over the
+ * Cubism-equivalent evaluation, every feature off by default. P2L_SKIN skins meshes along their
+ * bones' true arcs between baked keys (equal to the bake at every key); P2L_EXACT_LINKS moves
+ * pivots keyed along a circle on it; P2L_SIM runs cloth and hair live, stepped by p2l_update at
+ * each simulation's own rate (p2l_evaluate draws the last step), with their baked swing
+ * parameters held at rest and their pendulums skipped; P2L_COLLISION adds the colliders (it
+ * needs P2L_SIM). p2l_advanced_available gives the features the file carries; p2l_set_advanced
+ * turns on those of [features] that can run (a chunk whose dependencies are missing or off stays
+ * off, and the log hears why), the others off, restarts the simulations, and returns the
+ * features now on (0: Cubism mode). It allocates; updates afterwards do not. */
+#define P2L_SKIN 1u
+#define P2L_EXACT_LINKS 2u
+#define P2L_SIM 4u
+#define P2L_COLLISION 8u
+P2L_API uint32_t p2l_advanced_available(const P2lRig *rig);
+P2L_API uint32_t p2l_set_advanced(P2lRig *rig, uint32_t features);
+/* The next p2l_update starts every simulation at rest again, on the pose it finds. */
+P2L_API void p2l_sim_reset(P2lRig *rig);
+/* Wind every simulation feels besides its own, canvas pixels per second squared (x right, y
+ * down); kept until set again, while P2L_SIM is on. */
+P2L_API void p2l_sim_wind(P2lRig *rig, float x, float y);
+/* The colliders as the last update placed them: ax, ay, bx, by, radius a, radius b in canvas
+ * pixels, six floats each, written into out up to capacity colliders; returns how many there are. */
+P2L_API uint32_t p2l_sim_colliders(const P2lRig *rig, float *out, uint32_t capacity);
+/* Bones a host can attach things to (BONE), and each one's canvas frame at the last evaluation
+ * as an affine map [a, b, c, d, tx, ty]: x' = a x + b y + tx, y' = c x + d y + ty. A virtual
+ * bone's is computed on request at the current values. False for no such bone or a warp. */
+P2L_API uint32_t p2l_bone_count(const P2lRig *rig);
+P2L_API const char *p2l_bone_id(const P2lRig *rig, uint32_t index);
+P2L_API bool p2l_bone_transform(P2lRig *rig, uint32_t index, float *out);
 
 /* Hit areas, named regions of the character such as "HitAreaHead". */
 P2L_API uint32_t p2l_hit_area_count(const P2lRig *rig);

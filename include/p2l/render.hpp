@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "p2l/affine.hpp"
 #include "p2l/eval.hpp"
 
 namespace p2l {
@@ -32,10 +33,7 @@ struct Scratch;  // src/render: per-renderer buffers
 inline constexpr std::uint32_t kRenderStraight = 1;  // straight alpha out (premultiplied otherwise)
 inline constexpr std::uint32_t kRenderKeep = 2;      // draw over what the image holds
 
-// Canvas pixels to image pixels: x' = a x + b y + tx, y' = c x + d y + ty.
-struct Affine {
-  float a = 1, b = 0, c = 0, d = 1, tx = 0, ty = 0;
-};
+// Renderer transforms map canvas pixels to image pixels (p2l/affine.hpp).
 
 // Straight RGBA8 pixels of a decoded texture page.
 struct Image {

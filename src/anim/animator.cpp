@@ -75,9 +75,10 @@ void Animator::update(Instance& instance, float dt, std::uint32_t stages) {
       if (override_weight_[p] > 0.0f) values_[p] += (override_value_[p] - values_[p]) * override_weight_[p];
   if (stages & kStageBehaviors) behaviors_->update(step, values_);
   if (stages & kStagePoses) poses_->update(step);
-  if (stages & kStagePhysics) physics_->step(step, values_);
-  // kStageSim belongs to the advanced layer, which this build does not run yet.
-  evaluate_values(instance);
+  // Pendulums a vertex simulation replaces (advanced mode's H1) are skipped.
+  if (stages & kStagePhysics) physics_->step(step, values_, instance.skipped_physics());
+  // The vertex simulations step inside the evaluation (H6), after deformation.
+  evaluate_values(instance, (stages & kStageSim) ? step : 0.0f);
 }
 
 void Animator::evaluate(Instance& instance) {
@@ -100,7 +101,7 @@ void Animator::clear_clip_effects() {
   std::fill(effects_->part_values.begin(), effects_->part_values.end(), std::numeric_limits<float>::quiet_NaN());
 }
 
-void Animator::evaluate_values(Instance& instance) {
+void Animator::evaluate_values(Instance& instance, float sim_dt) {
   // A part's opacity from this layer: its pose opacity; a part in no pose group takes the
   // value a clip's PartOpacity curve set, as the spec's CEXT says (in a pose group that value
   // chose the part to show instead, as Cubism's pose reads it).
@@ -112,7 +113,7 @@ void Animator::evaluate_values(Instance& instance) {
     part_factor_[p] = factor;
   }
   instance.set_animation_opacity(effects_->model_opacity, part_factor_);
-  instance.evaluate_values(values_);
+  instance.evaluate_values(values_, sim_dt);
 }
 
 void Animator::reset_physics() { physics_->reset(); }

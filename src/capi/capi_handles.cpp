@@ -52,6 +52,8 @@ std::shared_ptr<const ModelData> make_model_data(std::shared_ptr<const Model> mo
     data->part_names.add(p.name);
   }
   for (const Texture& t : rig.textures) data->texture_uris.add(t.uri);
+  if (rig.bones)
+    for (const BoneRef& b : rig.bones->bones) data->bone_ids.add(b.id);
   for (const HitArea& h : rig.hit_areas) {
     data->hit_area_ids.add(h.id);
     data->hit_area_names.add(h.name);

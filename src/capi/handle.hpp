@@ -51,6 +51,7 @@ struct ModelData {
   CStrings part_ids, part_names;
   CStrings texture_uris;
   CStrings hit_area_ids, hit_area_names;
+  CStrings bone_ids;  // BONE's attachable bones
   CStrings gui_ids, gui_names, gui_presets;  // presets: "" for a node without a preset label
   CStrings meta_keys, meta_values;
   CStrings clip_ids, clip_names, clip_groups;

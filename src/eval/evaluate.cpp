@@ -10,6 +10,7 @@
 #include "eval/draw_order.hpp"
 #include "eval/forms.hpp"
 #include "eval/frames.hpp"
+#include "ext/advanced.hpp"
 
 namespace p2l::eval {
 namespace {
@@ -22,72 +23,97 @@ void normalize_parameters(const ModelPlan& plan, InstanceState& s) {
   for (std::size_t i = 0; i < plan.parameters.size(); ++i) s.normalized[i] = normalize(plan.parameters[i], s.current[i]);
 }
 
+Frame deformer_frame(const Deformer& d, const DeformerPlan& dp, const Frame* parent, const float* values,
+                     CellWeight* scratch, float* points, const ArcPlan* arc, ChannelState& state) {
+  state = static_state(d);
+  apply_channels(dp.channels, values, state, scratch);
+  Frame frame;
+  if (d.kind == DeformerKind::Warp) {
+    const std::size_t n = std::size_t{dp.point_count} * 2;
+    std::fill(points, points + n, 0.0f);
+    if (d.lattice) add_forms(dp.grid, d.lattice->forms, values, scratch, points, n);
+    for_each_shape(d.lattice_shapes, values, [&](const LatticeShape& shape, float w) {
+      const std::size_t m = std::min(n, shape.points.size());
+      for (std::size_t j = 0; j < m; ++j) points[j] += (shape.points[j] - dp.base_points[j]) * w;
+      toward(state, dp.base_state, shape.opacity, nullptr, shape.multiply, shape.screen, w);
+    });
+    if (parent) map_points(*parent, points, n);
+    frame.kind = DeformerKind::Warp;
+    frame.columns = d.columns;
+    frame.rows = d.rows;
+    frame.bilinear = d.bilinear;
+    frame.points = points;
+    frame.scale = parent ? parent->scale : 1.0f;
+    finish_warp(frame);
+  } else {
+    Pivot p = pivot_at(d, dp.grid, values, scratch);
+    for_each_shape(d.pivot_shapes, values, [&](const PivotShape& shape, float w) {
+      p.x += (shape.pivot.x - dp.base_pivot.x) * w;
+      p.y += (shape.pivot.y - dp.base_pivot.y) * w;
+      p.angle += (shape.pivot.angle - dp.base_pivot.angle) * w;
+      p.scale += (shape.pivot.scale - dp.base_pivot.scale) * w;
+      toward(state, dp.base_state, shape.opacity, nullptr, shape.multiply, shape.screen, w);
+    });
+    if (arc) ext::along_arc(*arc, d.pivot->forms, values, p);  // H2
+    frame = rotation_frame(parent, p, d.base_angle, state.flip_x, state.flip_y);
+  }
+  return frame;
+}
+
 void evaluate_deformers(const Rig& rig, const ModelPlan& plan, InstanceState& s) {
   const float* values = s.normalized.data();
   CellWeight* scratch = s.cells.data();
+  const ext::AdvancedState* advanced = s.advanced.get();
   for (std::size_t i = 0; i < rig.deformers.size(); ++i) {
     const Deformer& d = rig.deformers[i];
     const DeformerPlan& dp = plan.deformers[i];
     const Frame* parent = d.parent >= 0 ? &s.frames[static_cast<std::size_t>(d.parent)] : nullptr;
-    ChannelState state = static_state(d);
-    apply_channels(dp.channels, values, state, scratch);
-    Frame frame;
-    if (d.kind == DeformerKind::Warp) {
-      float* points = s.warp_points.data() + dp.points_offset;
-      const std::size_t n = std::size_t{dp.point_count} * 2;
-      std::fill(points, points + n, 0.0f);
-      if (d.lattice) add_forms(dp.grid, d.lattice->forms, values, scratch, points, n);
-      for_each_shape(d.lattice_shapes, values, [&](const LatticeShape& shape, float w) {
-        const std::size_t m = std::min(n, shape.points.size());
-        for (std::size_t j = 0; j < m; ++j) points[j] += (shape.points[j] - dp.base_points[j]) * w;
-        toward(state, dp.base_state, shape.opacity, nullptr, shape.multiply, shape.screen, w);
-      });
-      if (parent) map_points(*parent, points, n);
-      frame.kind = DeformerKind::Warp;
-      frame.columns = d.columns;
-      frame.rows = d.rows;
-      frame.bilinear = d.bilinear;
-      frame.points = points;
-      frame.scale = parent ? parent->scale : 1.0f;
-      finish_warp(frame);
-    } else {
-      Pivot p = pivot_at(d, dp.grid, values, scratch);
-      for_each_shape(d.pivot_shapes, values, [&](const PivotShape& shape, float w) {
-        p.x += (shape.pivot.x - dp.base_pivot.x) * w;
-        p.y += (shape.pivot.y - dp.base_pivot.y) * w;
-        p.angle += (shape.pivot.angle - dp.base_pivot.angle) * w;
-        p.scale += (shape.pivot.scale - dp.base_pivot.scale) * w;
-        toward(state, dp.base_state, shape.opacity, nullptr, shape.multiply, shape.screen, w);
-      });
-      frame = rotation_frame(parent, p, d.base_angle, state.flip_x, state.flip_y);
-    }
+    const ArcPlan* arc = advanced ? ext::frame_arc(*advanced, plan, i) : nullptr;
+    ChannelState state;
+    s.frames[i] = deformer_frame(d, dp, parent, values, scratch, s.warp_points.data() + dp.points_offset, arc, state);
     // Each level clamps before multiplying, so no level carries another below transparent.
     const float inherited = d.parent >= 0 ? s.deformer_opacity[static_cast<std::size_t>(d.parent)] : 1.0f;
     s.deformer_opacity[i] = clamp01(state.opacity) * inherited;
-    s.frames[i] = frame;
   }
+}
+
+ChannelState mesh_local(const Mesh& m, const MeshPlan& mp, const float* values, CellWeight* scratch, float* out,
+                        const std::uint8_t* skip_binding) {
+  ChannelState state = static_state(m);
+  apply_channels(mp.channels, values, state, scratch);
+  const std::size_t n = std::size_t{mp.vertex_count} * 2;
+  if (n) {
+    std::memcpy(out, m.geometry->positions.data(), n * sizeof(float));
+    if (m.keyforms) add_forms(mp.keyforms, m.keyforms->forms, values, scratch, out, n);
+  }
+  for (std::size_t b = 0; b < m.shapes.size(); ++b) {
+    if (skip_binding && skip_binding[b]) continue;  // H4: an extension stands in for this blend shape
+    std::uint32_t keys[2];
+    float weights[2];
+    const std::size_t count = binding_weights(m.shapes[b], values, keys, weights);
+    for (std::size_t k = 0; k < count; ++k) {
+      // Mesh shapes hold target offsets: they replace the offsets the default pose has.
+      const MeshShape& shape = *m.shapes[b].shapes[keys[k]];
+      const float w = weights[k];
+      const std::size_t len = std::min(n, shape.deltas.size());
+      for (std::size_t j = 0; j < len; ++j) out[j] += (shape.deltas[j] - mp.base_offsets[j]) * w;
+      toward(state, mp.base_state, shape.opacity, &shape.draw_order, shape.multiply, shape.screen, w);
+    }
+  }
+  return state;
 }
 
 void evaluate_meshes(const Rig& rig, const ModelPlan& plan, InstanceState& s) {
   const float* values = s.normalized.data();
   CellWeight* scratch = s.cells.data();
+  ext::AdvancedState* advanced = s.advanced.get();
   for (std::size_t mi = 0; mi < rig.meshes.size(); ++mi) {
     const Mesh& m = rig.meshes[mi];
     const MeshPlan& mp = plan.meshes[mi];
-    ChannelState state = static_state(m);
-    apply_channels(mp.channels, values, state, scratch);
     float* out = s.vertices.data() + mp.vertex_offset;
     const std::size_t n = std::size_t{mp.vertex_count} * 2;
-    if (n) {
-      std::memcpy(out, m.geometry->positions.data(), n * sizeof(float));
-      if (m.keyforms) add_forms(mp.keyforms, m.keyforms->forms, values, scratch, out, n);
-    }
-    for_each_shape(m.shapes, values, [&](const MeshShape& shape, float w) {
-      // Mesh shapes hold target offsets: they replace the offsets the default pose has.
-      const std::size_t len = std::min(n, shape.deltas.size());
-      for (std::size_t j = 0; j < len; ++j) out[j] += (shape.deltas[j] - mp.base_offsets[j]) * w;
-      toward(state, mp.base_state, shape.opacity, &shape.draw_order, shape.multiply, shape.screen, w);
-    });
+    const ChannelState state = advanced ? ext::mesh_local_hooked(*advanced, s, mi, out)  // H4
+                                        : mesh_local(m, mp, values, scratch, out);
     if (m.parent >= 0) map_points(s.frames[static_cast<std::size_t>(m.parent)], out, n);
     const float inherited = m.parent >= 0 ? s.deformer_opacity[static_cast<std::size_t>(m.parent)] : 1.0f;
     s.opacity[mi] = clamp01(state.opacity) * inherited;
@@ -146,6 +172,7 @@ void evaluate_core(const Model& model, InstanceState& s) {
   const Rig& rig = model.rig();
   const ModelPlan& plan = model.plan();
   normalize_parameters(plan, s);
+  if (s.advanced) ext::hold_parameters(*s.advanced, plan, s);  // H1
   evaluate_deformers(rig, plan, s);
   evaluate_meshes(rig, plan, s);
   evaluate_parts(rig, plan, s);

@@ -12,6 +12,17 @@ namespace p2l::eval {
 // composites, glue, render order and commands. Writes only into s's buffers.
 void evaluate_core(const Model& model, InstanceState& s);
 
+// One deformer's (or virtual bone's) frame at [values]: keyforms, blend shapes, with an
+// [arc] (H2) the pivot moved onto its circle, then the parent's frame. A warp's lattice
+// goes to [points]; [state] receives its channel values.
+Frame deformer_frame(const Deformer& d, const DeformerPlan& dp, const Frame* parent, const float* values,
+                     CellWeight* scratch, float* points, const ArcPlan* arc, ChannelState& state);
+
+// A mesh's vertices in its parent's space at [values]: rest positions, keyform offsets and
+// blend shapes (those [skip_binding] marks left out), with its channel values.
+ChannelState mesh_local(const Mesh& m, const MeshPlan& mp, const float* values, CellWeight* scratch, float* out,
+                        const std::uint8_t* skip_binding = nullptr);
+
 // The stages evaluate_core runs, in this order (exposed for the stage benchmarks).
 void normalize_parameters(const ModelPlan& plan, InstanceState& s);
 void evaluate_deformers(const Rig& rig, const ModelPlan& plan, InstanceState& s);

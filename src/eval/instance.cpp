@@ -6,6 +6,7 @@
 
 #include "eval/evaluate.hpp"
 #include "eval/state.hpp"
+#include "ext/advanced.hpp"
 #include "p2l/eval.hpp"
 
 namespace p2l {
@@ -105,6 +106,7 @@ Instance::Instance(std::shared_ptr<const Model> model) : model_(std::move(model)
   s.normalized.resize(rig.parameters.size());
   s.cells.resize(plan.max_cells);
   s.frames.resize(rig.deformers.size());
+  s.virtual_frames.resize(rig.deformer_count_with_bones() - rig.deformers.size());
   s.deformer_opacity.resize(rig.deformers.size());
   s.warp_points.resize(plan.warp_floats);
   s.vertices.resize(plan.vertex_floats);
@@ -142,7 +144,9 @@ std::span<const float> Instance::current() const { return state_->current; }
 
 void Instance::evaluate() { evaluate_values(state_->values); }
 
-void Instance::evaluate_values(std::span<const float> values) {
+void Instance::evaluate_values(std::span<const float> values) { evaluate_values(values, 0.0f); }
+
+void Instance::evaluate_values(std::span<const float> values, float dt) {
   InstanceState& s = *state_;
   // Missing values take the defaults; extra ones are ignored.
   const std::size_t n = s.current.size();
@@ -150,6 +154,7 @@ void Instance::evaluate_values(std::span<const float> values) {
   if (values.data() != s.current.data()) std::copy(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(given), s.current.begin());
   for (std::size_t i = given; i < n; ++i) s.current[i] = model_->rig().parameters[i].default_value;
   eval::evaluate_core(*model_, s);
+  if (s.advanced) ext::advance_simulations(*s.advanced, s, std::isfinite(dt) ? dt : 0.0f);  // H6
   apply_host_layer(*model_, s);
   track_changes(*model_, s);
 }

@@ -41,6 +41,33 @@ void grow_cells(std::size_t& max_cells, const Channels& channels) {
   for (const Channel& c : channels) max_cells = std::max(max_cells, c.grid.cell_count());
 }
 
+// The arcs of BONE, each with the pivot cell at every key of its one axis.
+void plan_arcs(const Rig& rig, ModelPlan& p) {
+  p.arc_of.assign(rig.deformer_count_with_bones(), -1);
+  if (!rig.bones) return;
+  const BoneChunk& bones = *rig.bones;
+  for (const Arc& a : bones.arcs) {
+    const Deformer& d = rig.deformer_or_bone(a.deformer);
+    if (!d.pivot || d.pivot->axes.size() != 1 || p.arc_of[a.deformer] >= 0) continue;  // validate() rules out the first
+    ArcPlan arc;
+    arc.parameter = a.parameter;
+    arc.cx = a.cx;
+    arc.cy = a.cy;
+    arc.keys = d.pivot->axes[0].keys.span();
+    arc.key_cell.assign(arc.keys.size(), -1);
+    for (std::size_t c = 0; c < d.pivot->forms.size(); ++c) {
+      const std::uint16_t key = d.pivot->coords[c];
+      if (key < arc.key_cell.size()) arc.key_cell[key] = static_cast<std::int32_t>(c);
+    }
+    const bool is_virtual = a.deformer >= rig.deformers.size();
+    const auto& listed = bones.header.deformers;
+    arc.declared = is_virtual || ((bones.header.hooks & kHookH2) &&
+                                  std::find(listed.begin(), listed.end(), a.deformer) != listed.end());
+    p.arc_of[a.deformer] = static_cast<std::int32_t>(p.arcs.size());
+    p.arcs.push_back(std::move(arc));
+  }
+}
+
 }  // namespace
 }  // namespace eval
 
@@ -63,7 +90,8 @@ ModelResult Model::create(std::shared_ptr<const Rig> rig_ptr) {
   ModelPlan& p = *plan;
 
   // Scratch sizes first: the default-pose measurements below use the scratch.
-  for (const Deformer& d : rig.deformers) {
+  for (std::size_t i = 0; i < rig.deformer_count_with_bones(); ++i) {
+    const Deformer& d = rig.deformer_or_bone(i);
     if (d.lattice) grow_cells(p.max_cells, *d.lattice);
     if (d.pivot) grow_cells(p.max_cells, *d.pivot);
     grow_cells(p.max_cells, d.channels);
@@ -81,7 +109,9 @@ ModelResult Model::create(std::shared_ptr<const Rig> rig_ptr) {
   for (const ParameterPlan& q : p.parameters) p.default_values.push_back(normalize(q, q.default_value));
   const float* defaults = p.default_values.data();
 
-  for (const Deformer& d : rig.deformers) {
+  // Virtual bones (BONE) get plans too: advanced mode evaluates them with the same code.
+  for (std::size_t i = 0; i < rig.deformer_count_with_bones(); ++i) {
+    const Deformer& d = rig.deformer_or_bone(i);
     DeformerPlan dp;
     dp.channels = plan_channels(d.channels);
     dp.base_state = state_at(static_state(d), dp.channels, defaults, scratch);
@@ -102,6 +132,8 @@ ModelResult Model::create(std::shared_ptr<const Rig> rig_ptr) {
     }
     p.deformers.push_back(std::move(dp));
   }
+
+  plan_arcs(rig, p);
 
   for (std::size_t mi = 0; mi < rig.meshes.size(); ++mi) {
     const Mesh& m = rig.meshes[mi];

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "eval/grid.hpp"
@@ -62,6 +63,17 @@ struct PartPlan {
   std::vector<std::uint32_t> group_masks;
 };
 
+// H2 (exact links): a rotation whose pivot is keyed on one parameter along a circle.
+struct ArcPlan {
+  std::uint32_t parameter = 0;
+  float cx = 0, cy = 0;
+  std::span<const float> keys;          // the pivot grid's one axis
+  std::vector<std::int32_t> key_cell;   // the pivot cell at each key, -1 where a sparse grid has none
+  // A DEFM rotation's frame is only replaced when BONE's header declares it (H2 deformers);
+  // a virtual bone is no core frame and needs no declaration.
+  bool declared = false;
+};
+
 struct GluePlan {
   std::vector<ChannelPlan> channels;
 };
@@ -74,7 +86,9 @@ struct DrawGroupPlan {
 struct ModelPlan {
   std::vector<ParameterPlan> parameters;
   std::vector<float> default_values;  // normalised
-  std::vector<DeformerPlan> deformers;
+  std::vector<DeformerPlan> deformers;  // DEFM's, then BONE's virtual bones
+  std::vector<ArcPlan> arcs;
+  std::vector<std::int32_t> arc_of;     // per deformer or virtual bone: its arc, or -1
   std::vector<MeshPlan> meshes;
   std::vector<PartPlan> parts;
   std::vector<GluePlan> glues;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -29,6 +30,13 @@ struct Frame {
 };
 
 }  // namespace p2l::eval
+
+namespace p2l::ext {
+struct AdvancedState;  // src/ext/state.hpp: advanced mode's per-instance state
+struct AdvancedDeleter {
+  void operator()(AdvancedState* a) const noexcept;
+};
+}  // namespace p2l::ext
 
 namespace p2l {
 
@@ -75,6 +83,13 @@ struct InstanceState {
   float animation_opacity = 1;
   std::vector<float> animation_part_opacity;
   bool any_animation_part_opacity = false;
+
+  // Advanced mode (p2l_set_advanced): null while every feature is off.
+  std::unique_ptr<ext::AdvancedState, ext::AdvancedDeleter> advanced;
+  // BONE's virtual bones at this evaluation's values, made on first use (skinning, colliders,
+  // bone transforms) and dropped at the next evaluation.
+  std::vector<eval::Frame> virtual_frames;
+  bool virtual_frames_valid = false;
 
   // What the evaluation before showed, for the change flags.
   struct Shown {
