@@ -10,8 +10,8 @@
 // A rig that loads is also evaluated (p2l::Model, p2l::Instance) at its defaults and at poses
 // drawn from the input, extremes included, by two instances that must agree bit for bit,
 // and animated (p2l::Animator: every clip layer, expressions, poses, behaviors, physics) for
-// a few updates of lengths drawn from the input, again twice, again bit for bit, and drawn
-// by the software renderer (its PNG pages decoded by libpng) into a small image.
+// a few updates of lengths drawn from the input (advanced features on as the input says),
+// again twice, again bit for bit, and drawn by the software renderer (its PNG pages decoded by libpng) into a small image.
 // A broken expectation prints what differed and traps, which libFuzzer records as a crash.
 #include <cstddef>
 #include <cstdint>
@@ -178,6 +178,9 @@ void animate(const std::shared_ptr<const p2l::Model>& model, std::span<const std
   auto byte = [&](std::size_t i) -> std::uint8_t { return bytes.empty() ? 0 : bytes[(i * 37 + 11) % bytes.size()]; };
   p2l::Instance ia(model), ib(model);
   p2l::Animator aa(model), ab(model);
+  // Advanced mode with features from the input (skins fitted, simulations stepped, colliders).
+  const std::uint32_t features = byte(11) & 15u;
+  if (ia.set_advanced(features) != ib.set_advanced(features)) fail("two characters of one model disagree", "advanced features");
   for (auto* pair : {&aa, &ab}) {
     pair->set_behaviors(p2l::kBehaviorBlink | p2l::kBehaviorBreath | p2l::kBehaviorLook | p2l::kBehaviorLipSync);
     pair->behavior_seed(byte(0));
@@ -207,6 +210,7 @@ void animate(const std::shared_ptr<const p2l::Model>& model, std::span<const std
         fail("two animated characters of one model disagree", "mesh " + std::to_string(m));
     }
     if (aa.event_count() != ab.event_count()) fail("two animated characters of one model disagree", "events");
+    if (rig.bones && !rig.bones->bones.empty()) (void)ia.bone_transform(b % rig.bones->bones.size());
     // Drawn small, with a transform from the input (mirrors and huge scales included).
     std::uint8_t pixels[24 * 16 * 4];
     const float scale = b < 16 ? -1.0f : static_cast<float>(b) / 64.0f;

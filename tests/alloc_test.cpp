@@ -203,6 +203,7 @@ std::size_t allocations_during_evaluations(const std::shared_ptr<const p2l::Rig>
   EXPECT_TRUE(model) << model.error.to_string();
   if (!model) return 0;
   p2l::Instance instance(model.model);
+  instance.set_advanced(instance.advanced_available());  // advanced mode's hooks allocate nothing either
   p2l_test::SplitMix64 random(seed);
   // Poses drawn before counting: the loop itself must not allocate either.
   std::vector<float> poses(1000 * rig->parameters.size());
@@ -247,6 +248,8 @@ std::size_t allocations_during_updates(const std::shared_ptr<const p2l::Rig>& ri
   if (!model) return 0;
   p2l::Instance instance(model.model);
   p2l::Animator animator(model.model);
+  // Every advanced feature the file carries on: skinning, exact links, simulations, collisions.
+  instance.set_advanced(instance.advanced_available());
   animator.evaluate(instance);
   animator.set_behaviors(p2l::kBehaviorBlink | p2l::kBehaviorBreath | p2l::kBehaviorLook | p2l::kBehaviorLipSync);
   const auto clips = static_cast<std::int32_t>(rig->clips.size());
@@ -274,11 +277,25 @@ std::size_t allocations_during_updates(const std::shared_ptr<const p2l::Rig>& ri
 
 TEST(UpdateAllocations, NoneInAThousandUpdatesOfTheVectors) {
   P2L_REQUIRE_VECTORS();
-  for (const char* name : {"chain.p2lrt", "extras.p2lrt", "stress.p2lrt"}) {
+  for (const char* name : {"chain.p2lrt", "extras.p2lrt", "skin_arc.p2lrt", "stress.p2lrt"}) {
     auto loaded = p2l::load(vector_file(name));
     ASSERT_TRUE(loaded) << name << ": " << loaded.error.to_string();
     EXPECT_EQ(allocations_during_updates(loaded.rig), 0u) << name;
   }
+}
+
+// Random rigs with extension chunks: skins (fitted or given), arcs, simulations stepping,
+// colliders on meshes, deformers and virtual bones, every feature on.
+TEST(UpdateAllocations, NoneWithEveryAdvancedFeatureOnRandomRigs) {
+  p2l_test::RandomRigOptions options;
+  options.extensions = true;
+  int advanced = 0;
+  for (std::uint64_t seed = 1; seed <= 30; ++seed) {
+    auto rig = std::make_shared<const p2l::Rig>(p2l_test::make_random_rig(seed, options));
+    advanced += rig->skins || rig->simulations || rig->bones;
+    EXPECT_EQ(allocations_during_updates(rig), 0u) << "seed " << seed;
+  }
+  EXPECT_GE(advanced, 15);
 }
 
 TEST(UpdateAllocations, NoneInAThousandUpdatesOfHaru) {
