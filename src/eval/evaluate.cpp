@@ -172,6 +172,7 @@ void evaluate_core(const Model& model, InstanceState& s) {
   const Rig& rig = model.rig();
   const ModelPlan& plan = model.plan();
   normalize_parameters(plan, s);
+  s.virtual_frames_valid = false;  // virtual bones follow these values when next asked
   if (s.advanced) ext::hold_parameters(*s.advanced, plan, s);  // H1
   evaluate_deformers(rig, plan, s);
   evaluate_meshes(rig, plan, s);

@@ -192,7 +192,6 @@ std::unique_ptr<AdvancedState, AdvancedDeleter> make_advanced(const Model& model
 
 void hold_parameters(const AdvancedState& a, const ModelPlan& plan, InstanceState& s) {
   for (std::uint32_t p : a.held) s.normalized[p] = plan.default_values[p];
-  s.virtual_frames_valid = false;
 }
 
 std::span<const std::uint8_t> skipped_physics(const AdvancedState& a) { return a.skip_physics; }

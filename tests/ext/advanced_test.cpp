@@ -181,6 +181,11 @@ TEST(Skinning, AVirtualBoneSkinsAsTheRigsOwnRotationWould) {
     EXPECT_NEAR(frame->a, std::cos(45.0f * kPi / 180.0f), 1e-5f);
   }
   EXPECT_FALSE(in.bone_transform(1));
+  // A later evaluation at another pose moves the virtual bone too (nothing stale).
+  in.set_advanced(0);
+  set(in, {-30});
+  ASSERT_TRUE(in.bone_transform(0));
+  EXPECT_NEAR(in.bone_transform(0)->c, std::sin(-30.0f * kPi / 180.0f), 1e-5f);
   // Without BONE the skin that depends on it turns itself off, and says so.
   r.bones.reset();
   r.skins->skins[0].bones = {0};
@@ -574,6 +579,36 @@ TEST(AdvancedCApi, BonesOfTheOriginalsSkinArcFile) {
   EXPECT_EQ(m[4], kElbowX);
   EXPECT_EQ(m[5], kElbowY);
   p2l_rig_free(rig);
+}
+
+}  // namespace
+
+namespace {
+
+TEST(Simulation, SkipsThePendulumsItReplaces) {
+  // Parameter 2 swings on a pendulum driven by parameter 3; the simulation replaces the group.
+  p2l::Rig r = hanging(false);
+  r.parameters.push_back(param("Swing", -10, 10, 0));
+  r.parameters.push_back(param("Drive", -10, 10, 0));
+  p2l::PhysicsGroup g;
+  g.inputs = {{3, 100, p2l::PhysicsSource::X, false}};
+  g.segments = {{0, 1, 1, 1}, {1, 1, 1, 1}};
+  g.outputs = {{2, 1, 1, 100, p2l::PhysicsSource::Angle, false}};
+  g.normalization = {-10, 0, 10, -45, 0, 45};
+  r.physics = {g};
+  r.simulations->simulations[0].physics_groups = {0};
+  r.simulations->header.physics_groups = {0};
+  auto swing_after = [&](std::uint32_t features) {
+    p2l::Instance in = instance_of(r);
+    p2l::Animator animator(in.model_ptr());
+    in.set_advanced(features);
+    EXPECT_EQ(in.skipped_physics().size(), features ? 1u : 0u);
+    in.parameters()[3] = 10;
+    for (int k = 0; k < 30; ++k) animator.update(in, 1.0f / 60.0f);
+    return in.current()[2];
+  };
+  EXPECT_NE(swing_after(0), 0.0f);                      // Cubism mode: the pendulum swings
+  EXPECT_EQ(swing_after(p2l::kAdvancedSim), 0.0f);      // simulated: skipped, the host's value
 }
 
 }  // namespace
