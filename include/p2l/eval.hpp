@@ -46,6 +46,8 @@ inline constexpr std::uint32_t kAdvancedSkin = 1;
 inline constexpr std::uint32_t kAdvancedExactLinks = 2;
 inline constexpr std::uint32_t kAdvancedSim = 4;
 inline constexpr std::uint32_t kAdvancedCollision = 8;
+// The features a rig's extension chunks carry (what Instance::advanced_available reports).
+std::uint32_t advanced_features(const Rig& rig);
 
 // Render commands: a mesh index, a group opening (kRenderBeginGroup - part) or a closing.
 inline constexpr std::int32_t kRenderEndGroup = -1;

@@ -8,6 +8,8 @@
 
 namespace p2l {
 
+std::uint32_t advanced_features(const Rig& rig) { return ext::carried_features(rig); }
+
 std::uint32_t Instance::advanced_available() const { return ext::carried_features(model_->rig()); }
 
 std::uint32_t Instance::set_advanced(std::uint32_t features, std::vector<std::string>* notes) {

@@ -4,9 +4,64 @@
 #include <iomanip>
 #include <sstream>
 #include <string>
+#include <utility>
+
+#include "p2l/eval.hpp"
 
 namespace p2lrt {
 namespace {
+
+// What each extension chunk declares in its common header: where it acts (hooks) and what it
+// replaces there, as a reader can tell without running it.
+std::string describe_header(const p2l::Rig& rig, const p2l::ExtensionHeader& h) {
+  std::string text = "feature " + std::to_string(h.feature) + ", hooks";
+  const std::pair<std::uint16_t, const char*> hooks[] = {{p2l::kHookH1, " H1"}, {p2l::kHookH2, " H2"}, {p2l::kHookH3, " H3"},
+                                                        {p2l::kHookH4, " H4"}, {p2l::kHookH6, " H6"}};
+  bool any = false;
+  for (const auto& [bit, name] : hooks)
+    if (h.hooks & bit) text += name, any = true;
+  if (!any) text += " none";
+  auto ids = [&](const std::vector<std::uint32_t>& list, auto&& name_of) {
+    std::string out;
+    for (std::size_t i = 0; i < list.size() && i < 4; ++i) out += (i ? ", " : "") + name_of(list[i]);
+    if (list.size() > 4) out += ", +" + std::to_string(list.size() - 4);
+    return out;
+  };
+  if (!h.parameters.empty())
+    text += "; holds " + ids(h.parameters, [&](std::uint32_t p) { return p < rig.parameters.size() ? rig.parameters[p].id : "?"; });
+  if (!h.physics_groups.empty()) text += "; skips " + std::to_string(h.physics_groups.size()) + " pendulum group(s)";
+  if (!h.deformers.empty())
+    text += "; replaces frames of " + ids(h.deformers, [&](std::uint32_t d) { return d < rig.deformers.size() ? rig.deformers[d].id : "?"; });
+  if (!h.meshes.empty()) text += "; touches " + std::to_string(h.meshes.size()) + " mesh(es)";
+  if (!h.depends_on.empty()) {
+    text += "; needs";
+    for (const auto& tag : h.depends_on) text += " " + tag;
+  }
+  return text;
+}
+
+void print_extensions(const p2l::Rig& rig, std::ostream& out) {
+  if (rig.bones)
+    out << "  BONE         " << rig.bones->virtual_bones.size() << " virtual bones, " << rig.bones->bones.size()
+        << " attachable bones, " << rig.bones->arcs.size() << " arcs (" << describe_header(rig, rig.bones->header) << ")\n";
+  if (rig.skins)
+    out << "  SKIN         " << rig.skins->skins.size() << " skinned meshes (" << describe_header(rig, rig.skins->header) << ")\n";
+  if (rig.simulations) {
+    std::size_t particles = 0;
+    for (const auto& s : rig.simulations->simulations) particles += s.particle_count();
+    out << "  SIMS         " << rig.simulations->simulations.size() << " simulations, " << particles << " particles ("
+        << describe_header(rig, rig.simulations->header) << ")\n";
+  }
+  if (rig.colliders)
+    out << "  COLL         " << rig.colliders->colliders.size() << " colliders (" << describe_header(rig, rig.colliders->header) << ")\n";
+  const std::uint32_t bits = p2l::advanced_features(rig);
+  if (!bits) return;
+  out << "  advanced     ";
+  const char* names[] = {"skinning", "exact links", "simulation", "collision"};
+  for (int b = 0, n = 0; b < 4; ++b)
+    if (bits & (1u << b)) out << (n++ ? ", " : "") << names[b];
+  out << " (bits " << bits << "; off until a host turns them on, e.g. p2lrt render --advanced " << bits << ")\n";
+}
 
 std::string human_bytes(std::uint64_t n) {
   char buf[32];
@@ -92,14 +147,7 @@ void print_rig(std::ostream& out, const p2l::Rig& rig) {
   if (!rig.user_data.empty()) out << "  user data    " << rig.user_data.size() << "\n";
   if (rig.pose) out << "  pose groups  " << rig.pose->groups.size() << "\n";
   if (!rig.clip_extensions.empty()) out << "  clip extras  " << rig.clip_extensions.size() << "\n";
-  std::string advanced;
-  if (rig.bones)
-    advanced += " BONE(" + std::to_string(rig.bones->virtual_bones.size()) + " virtual bones, " +
-                std::to_string(rig.bones->arcs.size()) + " arcs)";
-  if (rig.skins) advanced += " SKIN(" + std::to_string(rig.skins->skins.size()) + " meshes)";
-  if (rig.colliders) advanced += " COLL(" + std::to_string(rig.colliders->colliders.size()) + ")";
-  if (rig.simulations) advanced += " SIMS(" + std::to_string(rig.simulations->simulations.size()) + ")";
-  if (!advanced.empty()) out << "  advanced    " << advanced << "\n";
+  print_extensions(rig, out);
   for (const auto& u : rig.unknown_chunks) out << "  kept chunk   " << u.tag << " v" << u.version << ", " << u.data.size() << " bytes (unknown to this reader)\n";
   if (const std::string* caps = rig.find_meta("capabilities")) out << "capabilities   " << *caps << "\n";
   for (const auto& e : rig.meta)
