@@ -108,8 +108,6 @@ std::unique_ptr<AdvancedState, AdvancedDeleter> make_advanced(const Model& model
   // H2: the plan marks the arcs BONE's header declares (H2 hook, deformer listed).
   if (chunk[kBone] && (requested & kExactLinks)) on |= kExactLinks;
 
-  // H1 and H4 declared by any chunk that is on (SKIN's H4 list declares the meshes and axes
-  // its correction stands in for, and replaces nothing: its correction is what stands in).
   const std::size_t meshes = rig.meshes.size();
   a->replacement_of.assign(meshes, -1);
   a->has_statics.assign(meshes, 0);
@@ -118,34 +116,16 @@ std::unique_ptr<AdvancedState, AdvancedDeleter> make_advanced(const Model& model
   bool any_skipped = false;
   auto hold = [&](std::uint32_t p) { held[p] = 1; };
   auto skip = [&](std::uint32_t g) { skipped[g] = 1, any_skipped = true; };
-  for (int e = 0; e < kExtCount; ++e) {
-    if (!chunk[e] || e == kBone) continue;  // BONE's on-ness is data; its lists act with its features
-    const ExtensionHeader& h = *header_of(rig, e);
-    if (h.hooks & kHookH1) {
-      for (auto p : h.parameters) hold(p);
-      for (auto g : h.physics_groups) skip(g);
-    }
-    if ((h.hooks & kHookH4) && e != kSkinChunk) {
-      for (const MeshOverride& o : h.meshes) {
-        MeshReplacement r;
-        r.axes = o.axes;
-        r.skip_binding.assign(rig.meshes[o.mesh].shapes.size(), 0);
-        for (auto b : o.bindings)
-          if (b < r.skip_binding.size()) r.skip_binding[b] = 1;
-        if (a->replacement_of[o.mesh] < 0) {
-          a->replacement_of[o.mesh] = static_cast<std::int32_t>(a->replacements.size());
-          a->replacements.push_back(std::move(r));
-        }
-      }
-    }
-  }
+  std::array<bool, kExtCount> runs{};  // the chunks whose work runs
 
   // SIMS: H1 from each simulation's own lists too (its header should give their union), H4
   // statics, H6 stepping; COLL rides along.
   if (chunk[kSims] && hooks(rig, kSims, kHookH6)) {
     on |= kSim;
+    runs[kSims] = true;
     const bool collide = chunk[kColl] && hooks(rig, kColl, kHookH6) && (requested & kCollision);
     if (collide) on |= kCollision;
+    runs[kColl] = collide;
     for (std::size_t i = 0; i < rig.simulations->simulations.size(); ++i) {
       const Simulation& sim = rig.simulations->simulations[i];
       if (hooks(rig, kSims, kHookH1)) {
@@ -179,8 +159,32 @@ std::unique_ptr<AdvancedState, AdvancedDeleter> make_advanced(const Model& model
       if (!note.empty()) notes.push_back(note);
     }
     if (!a->skins.empty()) on |= kSkin;
+    runs[kSkinChunk] = !a->skins.empty();
   } else if (chunk[kSkinChunk]) {
     notes.push_back("SKIN is off: its header declares no H4 hook");
+  }
+  // H1 and H4 as the headers of the chunks that run declare them. BONE acts through its arcs
+  // and bones alone. SKIN's H4 list declares the meshes and axes its correction stands in
+  // for and replaces nothing: the correction is what stands in for them.
+  for (int e = 0; e < kExtCount; ++e) {
+    if (!runs[e] || e == kBone) continue;
+    const ExtensionHeader& h = *header_of(rig, e);
+    if (h.hooks & kHookH1) {
+      for (auto p : h.parameters) hold(p);
+      for (auto g : h.physics_groups) skip(g);
+    }
+    if ((h.hooks & kHookH4) && e != kSkinChunk) {
+      for (const MeshOverride& o : h.meshes) {
+        if (a->replacement_of[o.mesh] >= 0) continue;
+        MeshReplacement r;
+        r.axes = o.axes;
+        r.skip_binding.assign(rig.meshes[o.mesh].shapes.size(), 0);
+        for (auto b : o.bindings)
+          if (b < r.skip_binding.size()) r.skip_binding[b] = 1;
+        a->replacement_of[o.mesh] = static_cast<std::int32_t>(a->replacements.size());
+        a->replacements.push_back(std::move(r));
+      }
+    }
   }
   for (std::size_t p = 0; p < held.size(); ++p)
     if (held[p]) a->held.push_back(static_cast<std::uint32_t>(p));

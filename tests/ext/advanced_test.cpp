@@ -612,3 +612,34 @@ TEST(Simulation, SkipsThePendulumsItReplaces) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(Hooks, AHeadersH4EntryEvaluatesItsAxesAtTheirDefaults) {
+  // The cloth's free corner is keyed on Other; SIMS' header declares that contribution replaced.
+  p2l::Rig r = hanging(false);
+  r.meshes[0].keyforms = keyed(1, {0, 1}, std::vector<p2l::Array<float>>{p2l::Array<float>(std::vector<float>(6, 0.0f)),
+                                                                     p2l::Array<float>(std::vector<float>{0, 0, 0, 0, 8, 0})});
+  r.simulations->header.meshes.push_back({0, {1}, {}});
+  p2l::Instance in = instance_of(r);
+  in.evaluate_values(std::vector<float>{0, 1});
+  EXPECT_EQ(in.vertices(0)[4], 18.0f);  // Cubism mode: keyed
+  in.set_advanced(p2l::kAdvancedSim);
+  in.evaluate_values(std::vector<float>{0, 1});
+  EXPECT_EQ(in.vertices(0)[4], 10.0f);  // replaced: the axis at its default
+  // A header without H4 declares nothing.
+  r.simulations->header.hooks = p2l::kHookH1 | p2l::kHookH6;
+  p2l::Instance undeclared = instance_of(r);
+  undeclared.set_advanced(p2l::kAdvancedSim);
+  undeclared.evaluate_values(std::vector<float>{0, 1});
+  EXPECT_EQ(undeclared.vertices(0)[4], 18.0f);
+  // And a SIMS header without H6 keeps the whole chunk off, with a note.
+  r.simulations->header.hooks = p2l::kHookH1 | p2l::kHookH4;
+  p2l::Instance idle = instance_of(r);
+  std::vector<std::string> notes;
+  EXPECT_EQ(idle.set_advanced(p2l::kAdvancedSim, &notes), 0u);
+  ASSERT_FALSE(notes.empty());
+  EXPECT_NE(notes[0].find("no H6"), std::string::npos) << notes[0];
+}
+
+}  // namespace
