@@ -105,8 +105,15 @@ std::unique_ptr<AdvancedState, AdvancedDeleter> make_advanced(const Model& model
   std::unique_ptr<AdvancedState, AdvancedDeleter> a(new AdvancedState());
   a->model = &model;
 
-  // H2: the plan marks the arcs BONE's header declares (H2 hook, deformer listed).
-  if (chunk[kBone] && (requested & kExactLinks)) on |= kExactLinks;
+  // H2: the plan marks the arcs BONE's header declares (H2 hook, deformer listed); without
+  // one, exact links would change nothing and stay off.
+  if (chunk[kBone] && (requested & kExactLinks)) {
+    const auto& arcs = model.plan().arcs;
+    if (std::any_of(arcs.begin(), arcs.end(), [](const ArcPlan& arc) { return arc.declared; }))
+      on |= kExactLinks;
+    else
+      notes.push_back("BONE's arcs are off: its header declares none of them (H2 hook and deformer list)");
+  }
 
   const std::size_t meshes = rig.meshes.size();
   a->replacement_of.assign(meshes, -1);
