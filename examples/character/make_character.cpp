@@ -10,10 +10,14 @@
 // keyform grids on one and two parameters, blend shapes with a limit, glue, masks (one
 // inverted), four blend modes, an isolated part group, pendulum physics, parameter roles,
 // clips with events and part-opacity curves, expressions, a pose group, hit areas, a
-// parameter panel and information entries. README.md beside this file lists where each one is.
+// parameter panel and information entries; and, for advanced mode, the extension chunks a
+// skeleton and simulation bake adds (BONE, SKIN, COLL, SIMS): a skinned left arm with a
+// folded forearm bone and an arc, and a simulated hair lock that keeps out of a shoulder
+// collider. README.md beside this file lists where each one is.
 //
 // How positions are made. Every sprite is drawn at its place on the canvas (1024x1024 pixels,
-// y down). A mesh is a grid over its sprite's canvas rectangle with the empty cells left out.
+// y down). A mesh is a grid over its sprite's canvas rectangle with the empty cells left out
+// (the left sleeve and the hair lock, which bend, are strips along their centre lines).
 // Deformers are defined so that at the default pose every warp is an axis-aligned rectangle
 // and every rotation is at angle 0 and scale 1; a canvas point then has a simple position in
 // any deformer's space (Space::to_local), which is how vertices, lattices, pivots and keyform
@@ -63,6 +67,11 @@ float length(Vec a) { return std::sqrt(dot(a, a)); }
 // The same point seen in the mirror through the canvas centre line: the character's right
 // side is drawn by painting its left side at the mirrored point.
 Vec mirror(Vec p) { return {kCanvasSize - p.x, p.y}; }
+// [v] turned by [degrees] as rotation deformers turn (positive: clockwise on screen, y down).
+Vec rotate(Vec v, float degrees) {
+  const float r = degrees * kPi / 180;
+  return {v.x * std::cos(r) - v.y * std::sin(r), v.x * std::sin(r) + v.y * std::cos(r)};
+}
 
 float clamp01(float x) { return std::clamp(x, 0.0f, 1.0f); }
 float lerp(float a, float b, float t) { return a + (b - a) * t; }
@@ -384,6 +393,15 @@ constexpr Vec kTieL{700, 330};         // where the left twin tail is tied
 constexpr Vec kShoulderL{618, 698};    // the left arm's pivot
 constexpr Vec kMouth{512, 546};        // the middle of the mouth's top edge
 constexpr float kMouthHalfWidth = 34;
+
+// The simulated hair lock (the character's right, the viewer's left): its centre line from
+// the top (t = 0, under the side lock) to the tip (t = 1), and its half thickness.
+Vec hair_lock_centre(float t) { return {348 - 14 * t - 9 * std::sin(kPi * t), 530 + 270 * t}; }
+float hair_lock_radius(float t) {
+  t = clamp01(t);
+  if (t < 0.15f) return lerp(10, 12.5f, t / 0.15f);
+  return 11 * std::pow(1 - (t - 0.15f) / 0.85f, 1.1f) + 1.5f;
+}
 
 float face_sdf(Vec p) {
   // A round skull melting into a softer, wider jaw: the chibi face.
@@ -724,20 +742,63 @@ Rgba paint_body(Vec p, float aa) {
   return ink.straight();
 }
 
-Rgba paint_arm(Vec p, float aa) {
-  Ink ink;
-  const Vec shoulder{kShoulderL.x + 2, kShoulderL.y + 4}, wrist{662, 845};
-  const Vec axis = wrist - shoulder;
-  const float t = clamp01(dot(p - shoulder, axis) / dot(axis, axis));
-  const float sleeve = sd_segment(p, shoulder, wrist) - lerp(30, 26, t);
-  const float hand = sd_circle(p, {668, 870}, 23);
+// The left arm is two sprites, the sleeve and the hand, because the hand hangs from a
+// rotation of its own (RotHandL, at the wrist); the right arm is one sprite, both together.
+constexpr Vec kArmShoulder{kShoulderL.x + 2, kShoulderL.y + 4}, kWrist{662, 845}, kHand{668, 870};
+constexpr float kHandRadius = 23;
+
+void ink_hand(Ink& ink, Vec p, float aa) {
+  const float hand = sd_circle(p, kHand, kHandRadius);
   ink.over(mix(kSkin, kSkinShade, smoothstep(-16, 0, hand)), cover(hand, aa));
   ink.over(kSkinLine, cover(std::abs(hand + 1.2f) - 1.2f, aa));
-  const float side = std::abs((axis.x * (p.y - shoulder.y) - axis.y * (p.x - shoulder.x)) / length(axis)) / 30;
+}
+
+void ink_sleeve(Ink& ink, Vec p, float aa) {
+  const Vec axis = kWrist - kArmShoulder;
+  const float t = clamp01(dot(p - kArmShoulder, axis) / dot(axis, axis));
+  const float sleeve = sd_segment(p, kArmShoulder, kWrist) - lerp(30, 26, t);
+  const float side = std::abs((axis.x * (p.y - kArmShoulder.y) - axis.y * (p.x - kArmShoulder.x)) / length(axis)) / 30;
   Rgba cloth = mix(kShirt, kShirtShade, 0.7f * smoothstep(0.4f, 1.0f, side));
   if (t > 0.84f) cloth = kNavy;  // the cuff
   ink.over(cloth, cover(sleeve, aa));
   ink.over(kShirtLine, cover(std::abs(sleeve + 1.2f) - 1.2f, aa));
+}
+
+Rgba paint_arm(Vec p, float aa) {
+  Ink ink;
+  ink_hand(ink, p, aa);
+  ink_sleeve(ink, p, aa);
+  return ink.straight();
+}
+
+Rgba paint_sleeve(Vec p, float aa) {
+  Ink ink;
+  ink_sleeve(ink, p, aa);
+  return ink.straight();
+}
+
+Rgba paint_hand(Vec p, float aa) {
+  Ink ink;
+  ink_hand(ink, p, aa);
+  return ink.straight();
+}
+
+// A long lock falling from behind the right side lock (the viewer's left) beside the
+// shoulder: the strand the vertex simulation (SIMS) moves in advanced mode.
+const Stroke& hair_lock_stroke() {
+  static const Stroke s = make_stroke([](float t) { return hair_lock_centre(t); }, [](float t) { return hair_lock_radius(t); }, 40);
+  return s;
+}
+
+Rgba paint_hair_lock(Vec p, float aa) {
+  Ink ink;
+  const StrokeHit h = hair_lock_stroke().at(p);
+  Rgba c = mix(kHair, kHairDark, std::pow(std::abs(h.side), 2.0f) * 0.7f + 0.3f * h.t);
+  c = mix(c, kHairLight, 0.45f * smoothstep(0.35f, 0.0f, std::abs(h.side - 0.3f)) * smoothstep(0.05f, 0.2f, h.t) *
+                             smoothstep(0.75f, 0.4f, h.t));
+  c = mix(c, kHairLine, 0.3f * smoothstep(0.8f, 1.0f, std::cos(h.side * 7 + 0.4f)));
+  ink.over(c, cover(h.d, aa));
+  ink.over(kHairLine, cover(std::abs(h.d + 1.2f) - 1.2f, aa));
   return ink.straight();
 }
 
@@ -864,6 +925,52 @@ MeshGrid grid_mesh(const Atlas& atlas, const std::vector<std::size_t>& sprites, 
   return m;
 }
 
+// A strip two vertices wide along a centre line (an arm, a lock of hair): one row of two
+// vertices at each centre point, [half] pixels either side of the line, across its
+// direction there. Vertex 2k is row k's left one (seen along the line), 2k + 1 its right
+// one; each cell is two triangles, as in grid_mesh. It must cover everything the sprite
+// draws, which check_covers() makes sure of.
+MeshGrid strip_mesh(const Sprite& s, const std::vector<Vec>& centre, const std::vector<float>& half) {
+  MeshGrid m;
+  for (std::size_t k = 0; k < centre.size(); ++k) {
+    const Vec along = centre[std::min(k + 1, centre.size() - 1)] - centre[k > 0 ? k - 1 : 0];
+    const Vec across = Vec{-along.y, along.x} * (1 / length(along));
+    for (const Vec p : {centre[k] - across * half[k], centre[k] + across * half[k]}) {
+      const Vec t = s.texel(p);
+      m.points.push_back(p);
+      m.uvs.push_back(t.x / static_cast<float>(kAtlasSize));
+      m.uvs.push_back(t.y / static_cast<float>(kAtlasSize));
+    }
+  }
+  for (std::uint32_t k = 0; k + 1 < centre.size(); ++k) {
+    const std::uint32_t a = 2 * k, b = a + 1, c = a + 2, d = a + 3;
+    m.indices.insert(m.indices.end(), {a, b, c, b, d, c});
+  }
+  return m;
+}
+
+// Throws unless every drawn texel of the sprite has its centre inside a triangle of the mesh.
+void check_covers(const Atlas& atlas, const Sprite& s, const MeshGrid& m, const std::string& what) {
+  auto inside = [&](Vec p) {
+    for (std::size_t i = 0; i + 2 < m.indices.size(); i += 3) {
+      const Vec a = m.points[m.indices[i]], b = m.points[m.indices[i + 1]], c = m.points[m.indices[i + 2]];
+      const float d1 = (b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x);
+      const float d2 = (c.x - b.x) * (p.y - b.y) - (c.y - b.y) * (p.x - b.x);
+      const float d3 = (a.x - c.x) * (p.y - c.y) - (a.y - c.y) * (p.x - c.x);
+      if ((d1 >= 0 && d2 >= 0 && d3 >= 0) || (d1 <= 0 && d2 <= 0 && d3 <= 0)) return true;
+    }
+    return false;
+  };
+  for (int y = 0; y < s.ah; ++y)
+    for (int x = 0; x < s.aw; ++x) {
+      if (atlas.alpha(s.ax + x, s.ay + y) <= 1.0f / 512.0f) continue;
+      const Vec p{s.x0 + (static_cast<float>(x) + 0.5f) / s.scale, s.y0 + (static_cast<float>(y) + 0.5f) / s.scale};
+      if (!inside(p))
+        throw std::runtime_error("the " + what + " mesh leaves out a drawn texel at canvas (" + std::to_string(p.x) + ", " +
+                                 std::to_string(p.y) + ")");
+    }
+}
+
 enum Blend : std::uint8_t { kNormal = 0, kCubismAdd = 1, kCubismMultiply = 2, kScreen = 10 };
 
 class Builder {
@@ -941,20 +1048,38 @@ class Builder {
   // turns clockwise on screen, y pointing down).
   std::int32_t rotation(const std::string& id, std::int32_t parent, std::uint32_t part_index, Vec pivot,
                         const std::vector<AxisKeys>& axes, const std::function<float(const Values&)>& angle) {
+    return rotation_moving(id, parent, part_index, pivot, axes,
+                           [&](const Values& values) { return std::pair{pivot, angle(values)}; });
+  }
+
+  // A rotation whose pivot moves as well: at each key combination place(values) gives the
+  // pivot (a canvas point, as the parent sits at the default pose) and the angle. [rest] is
+  // where the pivot is at the default pose, where its children are placed from.
+  std::int32_t rotation_moving(const std::string& id, std::int32_t parent, std::uint32_t part_index, Vec rest,
+                               const std::vector<AxisKeys>& axes,
+                               const std::function<std::pair<Vec, float>(const Values&)>& place) {
+    rig.deformers.push_back(rotation_record(id, parent, part_index, axes, place));
+    Space s;
+    s.origin = rest;
+    spaces_.push_back(s);
+    return static_cast<std::int32_t>(rig.deformers.size() - 1);
+  }
+
+  // The record of such a rotation, not added to the deformers: a virtual bone (BONE) is one.
+  p2l::Deformer rotation_record(const std::string& id, std::int32_t parent, std::uint32_t part_index,
+                                const std::vector<AxisKeys>& axes,
+                                const std::function<std::pair<Vec, float>(const Values&)>& place) const {
     p2l::Deformer d;
     d.kind = p2l::DeformerKind::Rotation;
     d.id = id;
     d.parent = parent;
     d.part = static_cast<std::int32_t>(part_index);
-    const Vec local = to_local(parent, pivot);
     d.pivot = full_grid<p2l::Pivot>(axes, [&](const Values& values) {
-      return p2l::Pivot{local.x, local.y, angle(values), 1.0f};
+      const auto [pivot, angle] = place(values);
+      const Vec local = to_local(parent, pivot);
+      return p2l::Pivot{local.x, local.y, angle, 1.0f};
     });
-    rig.deformers.push_back(std::move(d));
-    Space s;
-    s.origin = pivot;
-    spaces_.push_back(s);
-    return static_cast<std::int32_t>(rig.deformers.size() - 1);
+    return d;
   }
 
   std::uint32_t mesh(const std::string& id, const std::string& name, std::int32_t parent, std::uint32_t part_index,
@@ -981,6 +1106,8 @@ class Builder {
   }
 
   const p2l::Mesh& mesh_at(std::uint32_t m) const { return rig.meshes[m]; }
+  // Where the mesh's vertices are on the canvas at the default pose.
+  const std::vector<Vec>& rest_points(std::uint32_t m) const { return rest_[m]; }
   p2l::Mesh& mesh_at(std::uint32_t m) { return rig.meshes[m]; }
 
   // Keyforms: at each key combination every vertex moves by move(rest canvas point).
@@ -1070,6 +1197,8 @@ struct Sprites {
   // Pairs: [0] the character's left (viewer's right), [1] the mirrored right.
   std::array<std::size_t, 2> tail{}, side_lock{}, cheek{}, eye_white{}, iris{}, eye_sparkle{}, lash{}, lower_lash{},
       brow{}, arm{}, ribbon{}, star{};
+  // The left arm's hand (its sleeve is arm[0]) and the simulated hair lock.
+  std::size_t hand_l = 0, hair_lock = 0;
 };
 
 // Adds a sprite and its mirror image: the left one at [a, b], the right one mirrored.
@@ -1109,7 +1238,10 @@ Sprites add_sprites(Atlas& atlas) {
   s.brow = add_pair(atlas, {552, 378}, {634, 406}, 1.0f, paint_brow);
   s.neck_shadow = atlas.add({440, 568}, {584, 644}, 0.5f, paint_neck_shadow);
   s.body = atlas.add({318, 606}, {706, 1024}, 0.7f, paint_body);
-  s.arm = add_pair(atlas, {580, 660}, {700, 902}, 0.7f, paint_arm);
+  s.arm = {atlas.add({580, 660}, {700, 902}, 0.7f, paint_sleeve),
+           atlas.add({kCanvasSize - 700, 660}, {kCanvasSize - 580, 902}, 0.7f, mirrored(paint_arm))};
+  s.hand_l = atlas.add({638, 840}, {698, 900}, 0.7f, paint_hand);
+  s.hair_lock = atlas.add({310, 508}, {368, 812}, 0.8f, paint_hair_lock);
   s.ribbon = add_pair(atlas, {646, 292}, {756, 412}, 1.0f, paint_ribbon);
   s.star = add_pair(atlas, {670, 300}, {730, 360}, 1.0f, paint_star_clip);
   return s;
@@ -1145,6 +1277,7 @@ class Character {
     add_pose_and_hit_areas();
     add_panel();
     add_meta();
+    add_advanced();
   }
 
   const Rig& rig() const { return b_.rig; }
@@ -1175,6 +1308,12 @@ class Character {
     hair_back_ = b_.parameter("ParamHairBack", "Hair Back Sway", -1, 1, 0);
     ribbon_ = b_.parameter("ParamRibbon", "Ribbon Sway", -1, 1, 0);
     arm_ = b_.parameter("ParamArmL", "Arm L Raise", 0, 1, 0);
+    // The left elbow, in degrees (positive brings the hand in across the chest); BONE and SKIN
+    // make the forearm follow its arc between the keys in advanced mode.
+    elbow_ = b_.parameter("ParamArmLElbow", "Arm L Elbow", 0, 120, 0);
+    // The hair lock's baked swing, written by its pendulum; the vertex simulation (SIMS)
+    // holds it at 0 and moves the lock itself.
+    hair_sim_ = b_.parameter("ParamHairSim", "Hair Lock Sway", -1, 1, 0);
   }
 
   void add_parts() {
@@ -1248,7 +1387,24 @@ class Character {
                                          {{hair_front_, {-1, 0, 1}}},
                                          [this](const Values& v) { return -10 * value(v, hair_front_); });
     }
+    // The left hand turns with the forearm about the elbow. The forearm's own rotation is
+    // folded away (it is BONE's virtual bone): the hand's rotation hangs from the upper arm
+    // and its pivot, the wrist, is keyed along the circle about the elbow (BONE's arc).
+    hand_rotation_ = b_.rotation_moving("RotHandL", arm_rotation_, body_, kWrist, {{elbow_, elbow_keys()}},
+                                        [this](const Values& v) {
+                                          const float angle = value(v, elbow_);
+                                          return std::pair{elbow() + rotate(kWrist - elbow(), angle), angle};
+                                        });
   }
+
+  // The left elbow, half way down the sleeve, and where the forearm starts to turn: the bend
+  // fades in over 20 pixels either side of it, as a two-bone skin weights the vertices.
+  static constexpr float kElbowAlong = 74.5f;
+  static std::vector<float> elbow_keys() { return {0, 30, 60, 90, 120}; }
+  static Vec arm_axis() { return (kWrist - kArmShoulder) * (1 / length(kWrist - kArmShoulder)); }
+  static Vec elbow() { return kArmShoulder + arm_axis() * kElbowAlong; }
+  static float along_arm(Vec p) { return dot(p - kArmShoulder, arm_axis()); }
+  static float forearm_weight(Vec p) { return clamp01(0.5f + (along_arm(p) - kElbowAlong) / 40); }
 
   MeshGrid grid(std::size_t sprite, int cols, int rows) const { return grid_mesh(atlas_, {sprite}, cols, rows); }
 
@@ -1271,7 +1427,29 @@ class Character {
     b_.mesh_at(shadow).mask_meshes = {neck_};
     body_mesh_ = b_.mesh("Body", "Body", body_warp_, body_, grid(sprites_.body, 12, 10));
     b_.mesh("ArmR", "Arm R", body_warp_, body_, grid(sprites_.arm[1], 3, 6));
-    b_.mesh("ArmL", "Arm L", arm_rotation_, body_, grid(sprites_.arm[0], 3, 6));
+    add_left_arm();
+  }
+
+  // The left arm: the hand on its rotation, under the sleeve, and the sleeve as a strip along
+  // the arm, two vertices across, its rows closer together at the elbow. The sleeve hangs
+  // from the upper arm (RotArmL); its keyforms on ParamArmLElbow are what a skeleton bake
+  // writes: each vertex turned about the elbow with the forearm, by its weight (a linear blend
+  // of the two bones: rigid on the forearm past the elbow, half way on the elbow's row).
+  void add_left_arm() {
+    hand_mesh_ = b_.mesh("HandL", "Hand L", hand_rotation_, body_, grid(sprites_.hand_l, 2, 2));
+    std::vector<Vec> centre;
+    std::vector<float> half;
+    for (float along : {-36.0f, -6.0f, 24.0f, 50.0f, 64.0f, kElbowAlong, 85.0f, 99.0f, 124.0f, 152.0f, 182.0f}) {
+      centre.push_back(kArmShoulder + arm_axis() * along);
+      half.push_back(lerp(30, 26, clamp01(along / length(kWrist - kArmShoulder))) + 6.5f);
+    }
+    const Sprite& sprite = atlas_.sprite(sprites_.arm[0]);
+    const MeshGrid strip = strip_mesh(sprite, centre, half);
+    check_covers(atlas_, sprite, strip, "ArmL");
+    arm_mesh_ = b_.mesh("ArmL", "Arm L", arm_rotation_, body_, strip);
+    b_.keyforms(arm_mesh_, {{elbow_, elbow_keys()}}, [this](Vec p, const Values& v) {
+      return (elbow() + rotate(p - elbow(), value(v, elbow_)) - p) * forearm_weight(p);
+    });
   }
 
   void add_face() {
@@ -1383,12 +1561,39 @@ class Character {
   }
 
   void add_front_hair() {
+    add_hair_lock();
     b_.mesh("HairSideR", "Side Lock R", side_rotation_[1], hair_front_part_, grid(sprites_.side_lock[1], 2, 10));
     b_.mesh("HairSideL", "Side Lock L", side_rotation_[0], hair_front_part_, grid(sprites_.side_lock[0], 2, 10));
     bangs_ = b_.mesh("HairFront", "Bangs", bangs_warp_, hair_front_part_, grid(sprites_.bangs, 14, 8));
     // The shine uses screen blending and shows only on the bangs.
     const std::uint32_t shine = b_.mesh("HairShine", "Hair Shine", bangs_warp_, hair_front_part_, grid(sprites_.hair_shine, 10, 2), kScreen);
     b_.mesh_at(shine).mask_meshes = {bangs_};
+  }
+
+  // The lock beside the right shoulder: a strip of twelve rows along its centre line, from just
+  // above its top (hidden under the side lock) to just past its tip. It hangs from the side
+  // lock's rotation (so its top stays under the side lock as the face turns); its baked swing
+  // (ParamHairSim, from its pendulum) bends it progressively from the top.
+  void add_hair_lock() {
+    std::vector<Vec> centre;
+    std::vector<float> half;
+    constexpr int kRows = 12;
+    for (int k = 0; k < kRows; ++k) {
+      const float t = -0.06f + 1.09f * static_cast<float>(k) / (kRows - 1);
+      centre.push_back(hair_lock_centre(t));
+      // No thinner than 9 pixels either side: the tip's triangles stay well shaped for the
+      // simulation's area and bend constraints.
+      half.push_back(std::max(hair_lock_radius(t) + 4.5f, 9.0f));
+    }
+    const Sprite& sprite = atlas_.sprite(sprites_.hair_lock);
+    const MeshGrid strip = strip_mesh(sprite, centre, half);
+    check_covers(atlas_, sprite, strip, "HairLockR");
+    lock_ = b_.mesh("HairLockR", "Hair Lock R", side_rotation_[1], hair_front_part_, strip);
+    const Vec top = hair_lock_centre(0);
+    b_.keyforms(lock_, {{hair_sim_, {-1, 0, 1}}}, [this, top](Vec p, const Values& v) {
+      const float down = clamp01((p.y - top.y) / 270);
+      return top + rotate(p - top, -16 * value(v, hair_sim_) * down) - p;
+    });
   }
 
   // Accessory A (red ribbons, whose ends flutter on the ParamRibbon pendulum) and accessory B
@@ -1462,6 +1667,10 @@ class Character {
     group("PhysicsHairFront", "Front hair", hair_front_, 1.5f, {{0, 1, 1, 1}, {3, 0.95f, 0.9f, 1.5f}});
     group("PhysicsHairBack", "Twin tails", hair_back_, 1.2f, {{0, 1, 1, 1}, {10, 0.9f, 0.85f, 1.2f}, {10, 0.9f, 0.8f, 1.5f}});
     group("PhysicsRibbon", "Ribbons", ribbon_, 1.8f, {{0, 1, 1, 1}, {5, 0.92f, 0.8f, 1.8f}});
+    // The hair lock's baked swing: what Cubism mode shows. Advanced mode skips this group and
+    // simulates the lock (SIMS).
+    lock_physics_ = static_cast<std::uint32_t>(rig.physics.size());
+    group("PhysicsHairLock", "Hair lock", hair_sim_, 1.4f, {{0, 1, 1, 1}, {12, 0.9f, 0.85f, 1.3f}});
   }
 
   void add_roles() {
@@ -1554,6 +1763,24 @@ class Character {
       rig.clips.push_back(c);
     }
 
+    // Sway: the left elbow bends in and out (through values between its keys, where advanced
+    // mode's skin and arc differ from the bake's chords) while the body and head sway, which
+    // swings the hair lock against the right shoulder. Looping.
+    p2l::Clip sway;
+    sway.id = "sway";
+    sway.name = "Elbow and sway";
+    sway.group = "Sway";
+    sway.duration = 2;
+    sway.fps = 30;
+    sway.looping = true;
+    sway.fade_in = 0.2f;
+    sway.fade_out = 0.2f;
+    sway.curves.push_back(eased(elbow_, {{0, 0}, {0.8f, 105}, {1.4f, 45}, {2, 0}}));
+    sway.curves.push_back(eased(body_x_, {{0, 0}, {0.35f, 10}, {0.85f, -10}, {1.4f, 8}, {2, 0}}));
+    sway.curves.push_back(eased(angle_z_, {{0, 0}, {0.45f, -22}, {1.0f, 22}, {1.5f, -10}, {2, 0}}));
+    sway.curves.push_back(eased(angle_x_, {{0, 0}, {0.7f, 12}, {1.5f, -12}, {2, 0}}));
+    rig.clips.push_back(sway);
+
     // Events: the idle announces its blink; the wave its first wave.
     p2l::ClipExtension idle_x;
     idle_x.clip = 0;
@@ -1600,7 +1827,8 @@ class Character {
   void add_panel() {
     p2l::Gui gui;
     gui.joysticks = {{angle_x_, angle_y_}, {ball_x_, ball_y_}};
-    gui.snaps = {{mouth_form_, Array<float>{-1.0f, 0.0f, 1.0f}}, {arm_, Array<float>{0.0f, 1.0f}}};
+    gui.snaps = {{mouth_form_, Array<float>{-1.0f, 0.0f, 1.0f}}, {arm_, Array<float>{0.0f, 1.0f}},
+                 {elbow_, Array<float>(elbow_keys())}};
     auto group = [&](const std::string& id, const std::string& name, std::uint32_t argb, std::vector<std::uint32_t> params) {
       p2l::GuiNode g;
       g.group = true;
@@ -1620,8 +1848,8 @@ class Character {
     group("GroupFace", "Face", 0xFFE89A8Au,
           {angle_x_, angle_y_, angle_z_, eye_open_[0], eye_open_[1], ball_x_, ball_y_, brow_y_[0], brow_y_[1], mouth_open_,
            mouth_form_, smile_});
-    group("GroupBody", "Body", 0xFF8A9AE8u, {body_x_, breath_, arm_});
-    group("GroupPhysics", "Hair and ribbons (physics)", 0xFF9AD8A0u, {hair_front_, hair_back_, ribbon_});
+    group("GroupBody", "Body", 0xFF8A9AE8u, {body_x_, breath_, arm_, elbow_});
+    group("GroupPhysics", "Hair and ribbons (physics)", 0xFF9AD8A0u, {hair_front_, hair_back_, ribbon_, hair_sim_});
     b_.rig.gui = gui;
   }
 
@@ -1635,17 +1863,199 @@ class Character {
     };
   }
 
+  // ---------------------------------------------------------------------------------------
+  // Advanced mode: the extension chunks, as the format's writer bakes them. Cubism mode (the
+  // default) draws the bake above and never reads them.
+
+  static p2l::ExtensionHeader extension_header(std::uint16_t feature, std::uint16_t hooks) {
+    p2l::ExtensionHeader h;
+    h.feature = feature;
+    h.hooks = hooks;
+    return h;
+  }
+
+  void add_advanced() {
+    add_bones_and_skin();
+    add_collider();
+    add_simulation();
+  }
+
+  // BONE and SKIN: the left arm's skeleton. The upper arm is RotArmL, the sleeve's home; the
+  // forearm was folded away by the bake, so it is a virtual bone (a rotation on the elbow,
+  // keyed as RotHandL is, turning by ParamArmLElbow's value) that only skinning evaluates.
+  // The sleeve's skin names both bones on the elbow axis with the weights its keyforms were
+  // baked with. RotHandL's pivot is keyed on a circle about the elbow, so BONE gives it an
+  // arc (exact links: between keys the wrist follows the circle, not its chord).
+  void add_bones_and_skin() {
+    Rig& rig = b_.rig;
+    const auto forearm = static_cast<std::uint32_t>(rig.deformers.size());  // the first virtual bone
+    p2l::BoneChunk bones;
+    bones.header = extension_header(2, p2l::kHookH2 | p2l::kHookH3);
+    bones.header.deformers = {static_cast<std::uint32_t>(hand_rotation_)};
+    bones.virtual_bones.push_back(b_.rotation_record("BoneForearmL", arm_rotation_, body_, {{elbow_, elbow_keys()}},
+                                                     [this](const Values& v) { return std::pair{elbow(), value(v, elbow_)}; }));
+    bones.bones = {{static_cast<std::uint32_t>(arm_rotation_), "UpperArmL"},
+                   {forearm, "ForearmL"},
+                   {static_cast<std::uint32_t>(hand_rotation_), "HandL"}};
+    const Vec centre = b_.to_local(arm_rotation_, elbow());
+    bones.arcs.push_back({static_cast<std::uint32_t>(hand_rotation_), elbow_, centre.x, centre.y});
+    rig.bones = bones;
+
+    p2l::SkinChunk skins;
+    skins.header = extension_header(1, p2l::kHookH4);
+    skins.header.meshes = {{arm_mesh_, {elbow_}, {}}};
+    skins.header.depends_on = {"BONE"};
+    p2l::Skin skin;
+    skin.mesh = arm_mesh_;
+    skin.axes = {{elbow_, Array<float>(elbow_keys())}};
+    skin.bones = {static_cast<std::uint32_t>(arm_rotation_), forearm};
+    // Per vertex: bone 0 (upper arm) blended towards bone 1 (forearm) by the bake's weight;
+    // a vertex on one bone alone names it twice at weight 0.
+    std::vector<std::uint32_t> from, to;
+    std::vector<float> weight;
+    for (Vec p : b_.rest_points(arm_mesh_)) {
+      const float w = forearm_weight(p);
+      from.push_back(w >= 1 ? 1 : 0);
+      to.push_back(w > 0 ? 1 : 0);
+      weight.push_back(w > 0 && w < 1 ? w : 0);
+    }
+    skin.from = p2l::IndexArray(from);
+    skin.to = p2l::IndexArray(to);
+    skin.weight = Array<float>(weight);
+    skins.skins.push_back(skin);
+    rig.skins = skins;
+  }
+
+  // COLL: a capsule along the right shoulder and upper arm, a little inside the sleeve's
+  // outline, riding WarpBody (its ends are points in the warp's space), so it leans and
+  // breathes with the torso. The hair lock's simulation keeps out of it.
+  void add_collider() {
+    const Vec a = mirror(kArmShoulder), b = mirror(kArmShoulder + arm_axis() * 120);
+    const Vec la = b_.to_local(body_warp_, a), lb = b_.to_local(body_warp_, b);
+    p2l::Collider c;
+    c.id = "ShoulderR";
+    c.capsule = true;
+    c.deformer = body_warp_;
+    c.ax = la.x;
+    c.ay = la.y;
+    c.bx = lb.x;
+    c.by = lb.y;
+    c.radius_a = 34;
+    c.radius_b = 25;
+    c.friction = 0.3f;
+    p2l::ColliderChunk colliders;
+    colliders.header = extension_header(8, p2l::kHookH6);
+    colliders.header.depends_on = {"SIMS"};
+    colliders.colliders.push_back(c);
+    b_.rig.colliders = colliders;
+  }
+
+  // SIMS: the hair lock as particles (its vertices in order). The top row is pinned to where
+  // the rig puts it; the rest hang under gravity with a little wind, held together by
+  // stretch along every mesh edge (stiff, but soft in compression so that the strand can
+  // bend), area on every triangle and bends between triangles sharing an edge. In advanced
+  // mode ParamHairSim stays at 0 and its pendulum is skipped: the simulation replaces both.
+  void add_simulation() {
+    const std::vector<Vec>& rest = b_.rest_points(lock_);
+    const p2l::Mesh& mesh = b_.mesh_at(lock_);
+    const auto n = static_cast<std::uint32_t>(rest.size());
+    p2l::Simulation s;
+    s.id = "HairLockR";
+    s.fps = 60;
+    s.substeps = 8;
+    s.gravity_y = -980;  // world space is y up
+    s.wind_x = -60;      // a breeze towards the viewer's left, away from the shoulder
+    s.pin_compliance = 1e-4f;
+    s.targets = {{lock_, n}};
+    std::vector<float> inv_mass, damping, wind, pin, goal, zero;
+    std::vector<std::uint32_t> anchor_mesh, anchor_vertex;
+    for (std::uint32_t i = 0; i < n; ++i) {
+      const float down = clamp01((rest[i].y - hair_lock_centre(0).y) / 270);
+      inv_mass.push_back(1);
+      damping.push_back(1.5f);
+      wind.push_back(down);
+      pin.push_back(i < 2 ? 1.0f : 0.0f);  // the top row
+      goal.push_back(-1);                  // no goal: the strand keeps its shape by its bends
+      zero.push_back(0);
+      anchor_mesh.push_back(0xFFFFFFFFu);  // a pin follows its own vertex
+      anchor_vertex.push_back(i);
+    }
+    s.inv_mass = Array<float>(inv_mass);
+    s.damping = Array<float>(damping);
+    s.wind_factor = Array<float>(wind);
+    s.pin_weight = Array<float>(pin);
+    s.goal_compliance = Array<float>(goal);
+    s.goal_offset_x = Array<float>(zero);
+    s.goal_offset_y = Array<float>(zero);
+    s.anchor_mesh = p2l::IndexArray(anchor_mesh);
+    s.anchor_vertex = p2l::IndexArray(anchor_vertex);
+
+    // Edges and triangles from the mesh; a bend for every edge two triangles share.
+    const std::vector<std::uint32_t> indices = mesh.geometry->indices.to_vector();
+    std::vector<std::uint32_t> sa, sb, ta, tb, tc, b1, b2;
+    std::vector<float> length_at_rest;
+    std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<std::uint32_t>> triangles_of;
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> edges;
+    for (std::uint32_t t = 0; t * 3 < indices.size(); ++t) {
+      const std::uint32_t v[3] = {indices[t * 3], indices[t * 3 + 1], indices[t * 3 + 2]};
+      ta.push_back(v[0]);
+      tb.push_back(v[1]);
+      tc.push_back(v[2]);
+      for (int e = 0; e < 3; ++e) {
+        const auto key = std::minmax(v[e], v[(e + 1) % 3]);
+        auto& list = triangles_of[key];
+        if (list.empty()) edges.push_back(key);
+        list.push_back(t);
+      }
+    }
+    for (const auto& [a, b] : edges) {
+      sa.push_back(a);
+      sb.push_back(b);
+      length_at_rest.push_back(length(rest[a] - rest[b]));
+      const auto& list = triangles_of[{a, b}];
+      if (list.size() == 2) {
+        b1.push_back(list[0]);
+        b2.push_back(list[1]);
+      }
+    }
+    s.stretch_a = p2l::IndexArray(sa);
+    s.stretch_b = p2l::IndexArray(sb);
+    s.stretch_rest = Array<float>(length_at_rest);
+    s.stretch_compliance = Array<float>(std::vector<float>(sa.size(), 1e-7f));
+    s.compression_compliance = Array<float>(std::vector<float>(sa.size(), 2e-4f));
+    s.tri_a = p2l::IndexArray(ta);
+    s.tri_b = p2l::IndexArray(tb);
+    s.tri_c = p2l::IndexArray(tc);
+    s.area_compliance = Array<float>(std::vector<float>(ta.size(), 1e-2f));
+    s.bend_t1 = p2l::IndexArray(b1);
+    s.bend_t2 = p2l::IndexArray(b2);
+    s.bend_compliance = Array<float>(std::vector<float>(b1.size(), 5e-7f));
+    s.parameters = {hair_sim_};
+    s.physics_groups = {lock_physics_};
+    s.colliders = {0};
+
+    p2l::SimulationChunk sims;
+    sims.header = extension_header(4, p2l::kHookH1 | p2l::kHookH4 | p2l::kHookH6);
+    sims.header.parameters = s.parameters;
+    sims.header.physics_groups = s.physics_groups;
+    sims.simulations.push_back(std::move(s));
+    b_.rig.simulations = std::move(sims);
+  }
+
   Atlas atlas_;
   Sprites sprites_;
   Builder b_;
   std::uint32_t angle_x_ = 0, angle_y_ = 0, angle_z_ = 0, body_x_ = 0, ball_x_ = 0, ball_y_ = 0, mouth_open_ = 0,
-                mouth_form_ = 0, smile_ = 0, breath_ = 0, hair_front_ = 0, hair_back_ = 0, ribbon_ = 0, arm_ = 0;
+                mouth_form_ = 0, smile_ = 0, breath_ = 0, hair_front_ = 0, hair_back_ = 0, ribbon_ = 0, arm_ = 0,
+                elbow_ = 0, hair_sim_ = 0;
   std::array<std::uint32_t, 2> eye_open_{}, brow_y_{};
   std::uint32_t background_ = 0, hair_back_part_ = 0, body_ = 0, face_ = 0, hair_front_part_ = 0, brows_ = 0, ribbons_ = 0,
                 stars_ = 0;
   std::int32_t body_warp_ = -1, arm_rotation_ = -1, head_ = -1, back_hair_warp_ = -1, face_warp_ = -1, bangs_warp_ = -1;
   std::array<std::int32_t, 2> tail_rotation_{}, tail_warp_{}, side_rotation_{};
   std::uint32_t neck_ = 0, body_mesh_ = 0, face_mesh_ = 0, face_shadow_ = 0, bangs_ = 0;
+  std::int32_t hand_rotation_ = -1;
+  std::uint32_t hand_mesh_ = 0, arm_mesh_ = 0, lock_ = 0, lock_physics_ = 0;
 };
 
 void write_file(const std::filesystem::path& path, const void* data, std::size_t size) {

@@ -205,6 +205,60 @@ Frame contact_sheet(const std::vector<Frame>& frames, std::uint32_t columns, con
   return sheet;
 }
 
+// The advanced-mode features: "15", "0x5", "skin,sim", "all" or "none".
+constexpr std::array<std::pair<const char*, std::uint32_t>, 4> kFeatureNames{
+    {{"skin", p2l::kAdvancedSkin}, {"links", p2l::kAdvancedExactLinks}, {"sim", p2l::kAdvancedSim}, {"collision", p2l::kAdvancedCollision}}};
+constexpr std::uint32_t kAllFeatures = p2l::kAdvancedSkin | p2l::kAdvancedExactLinks | p2l::kAdvancedSim | p2l::kAdvancedCollision;
+
+bool parse_features(const std::string& text, std::uint32_t& bits) {
+  bits = 0;
+  if (text.starts_with("0x") || text.starts_with("0X")) {
+    const auto r = std::from_chars(text.data() + 2, text.data() + text.size(), bits, 16);
+    return r.ec == std::errc() && r.ptr == text.data() + text.size() && text.size() > 2 && bits <= kAllFeatures;
+  }
+  if (parse_uint(text, bits)) return bits <= kAllFeatures;
+  if (text == "none") return true;
+  std::stringstream list(text);
+  for (std::string name; std::getline(list, name, ',');) {
+    if (name == "all") {
+      bits |= kAllFeatures;
+      continue;
+    }
+    const auto* it = std::find_if(kFeatureNames.begin(), kFeatureNames.end(), [&](const auto& f) { return name == f.first; });
+    if (it == kFeatureNames.end()) return false;
+    bits |= it->second;
+  }
+  return !text.empty();
+}
+
+// "13 (skin, sim, collision)", "0 (Cubism mode)".
+std::string describe_features(std::uint32_t bits) {
+  std::string out = std::to_string(bits) + " (";
+  if (bits == 0) return out + "Cubism mode)";
+  bool first = true;
+  for (const auto& [name, bit] : kFeatureNames) {
+    if (!(bits & bit)) continue;
+    out += (first ? "" : ", ") + std::string(name);
+    first = false;
+  }
+  return out + ")";
+}
+
+// Frames of the same size side by side, left to right, in one frame.
+Frame side_by_side(const std::vector<Frame>& frames) {
+  Frame out;
+  if (frames.empty()) return out;
+  const std::uint32_t w = frames[0].width, h = frames[0].height;
+  out.width = w * static_cast<std::uint32_t>(frames.size());
+  out.height = h;
+  out.rgba.resize(std::size_t{out.width} * h * 4);
+  for (std::size_t i = 0; i < frames.size(); ++i)
+    for (std::uint32_t y = 0; y < h; ++y)
+      std::copy_n(frames[i].rgba.begin() + static_cast<std::ptrdiff_t>(std::size_t{y} * w * 4), std::size_t{w} * 4,
+                  out.rgba.begin() + static_cast<std::ptrdiff_t>((std::size_t{y} * out.width + i * w) * 4));
+  return out;
+}
+
 }  // namespace
 
 void RenderOptions::add_to(CLI::App* command) {
@@ -221,6 +275,15 @@ void RenderOptions::add_to(CLI::App* command) {
   command->add_option("--behaviors", behaviors, "blink,breath,look,lipsync or none (default blink,breath)");
   command->add_flag("--no-physics", no_physics, "Run the animation without physics");
   command->add_option("--seed", seed, "Blink timing seed (default 1: the same frames every run)");
+  command->add_option("--advanced", advanced,
+                      "Advanced-mode features to turn on before drawing (default 0: Cubism mode): a bit sum, 1 skin, "
+                      "2 exact links, 4 vertex simulation, 8 collision (15: all), or names: skin,links,sim,collision, "
+                      "all, none. The features on and the runtime's notes go to stderr. Simulations step only in an "
+                      "animation (--clip or --expression), at least every 4 of their steps (a longer frame takes "
+                      "several updates); a single pose shows their targets");
+  command->add_flag("--compare-advanced", compare_advanced,
+                    "Draw every image twice, side by side: Cubism mode on the left, advanced mode on the right (the "
+                    "--advanced features, else all the file carries); images and the sheet are twice as wide");
   command->add_flag("--sheet", sheet, "Also tile the frames into sheet.png in the output folder");
   command->add_option("--sheet-columns", sheet_columns, "Columns of the contact sheet (default: about square)");
   command->add_flag("-q,--quiet", quiet, "No progress bar or summary");
@@ -253,6 +316,14 @@ int render(const RenderOptions& o) {
     }
   }
 
+  std::uint32_t requested = 0;
+  if (!o.advanced.empty() && !parse_features(o.advanced, requested)) {
+    std::cerr << "p2lrt render: --advanced " << o.advanced
+              << ": expected a bit sum 0..15 (1 skin, 2 exact links, 4 simulation, 8 collision) or names "
+                 "(skin,links,sim,collision, all, none)\n";
+    return 2;
+  }
+
   auto rig = load_rig(o.input);
   if (!rig) return 1;
   p2l::ModelResult compiled = p2l::Model::create(rig);
@@ -261,8 +332,17 @@ int render(const RenderOptions& o) {
     return 1;
   }
   auto model = compiled.model;
-  p2l::Instance instance(model);
-  p2l::Animator animator(model);
+  // One lane draws the image; --compare-advanced adds a second, Cubism mode on the left and
+  // advanced mode on the right, fed the same pose and animation.
+  struct Lane {
+    p2l::Instance instance;
+    p2l::Animator animator;
+  };
+  std::vector<Lane> lanes;
+  lanes.reserve(2);
+  lanes.push_back({p2l::Instance(model), p2l::Animator(model)});
+  if (o.compare_advanced) lanes.push_back({p2l::Instance(model), p2l::Animator(model)});
+  p2l::Instance& instance = lanes[0].instance;
   for (const std::string& s : o.params) {
     const auto eq = s.find('=');
     const std::int32_t index = eq == std::string::npos ? -1 : rig->find_parameter(s.substr(0, eq));
@@ -273,7 +353,7 @@ int render(const RenderOptions& o) {
       std::cerr << "\n";
       return 2;
     }
-    instance.parameters()[static_cast<std::size_t>(index)] = value;
+    for (Lane& lane : lanes) lane.instance.parameters()[static_cast<std::size_t>(index)] = value;
   }
 
   // Image size: given, or the canvas scaled to at most kDefaultLongSide.
@@ -301,7 +381,22 @@ int render(const RenderOptions& o) {
   for (const std::string& e : o.expressions) {
     const std::int32_t index = find_by_key(rig->expressions, e, "expression", [](const p2l::Expression& x) { return x.id; });
     if (index < 0) return 2;
-    animator.expression_add(static_cast<std::uint32_t>(index));
+    for (Lane& lane : lanes) lane.animator.expression_add(static_cast<std::uint32_t>(index));
+  }
+
+  // Advanced mode on the lane that shows it, before anything is evaluated.
+  const bool advanced_asked = !o.advanced.empty() || o.compare_advanced;
+  if (advanced_asked) {
+    const std::uint32_t carried = instance.advanced_available();
+    const std::uint32_t bits = o.advanced.empty() ? carried : requested;
+    std::vector<std::string> notes;
+    const std::uint32_t on = lanes.back().instance.set_advanced(bits, &notes);
+    if (!o.quiet) {
+      std::cerr << "advanced: " << describe_features(on) << " on";
+      if (on != bits) std::cerr << " of " << describe_features(bits) << " asked; the file carries " << describe_features(carried);
+      std::cerr << (o.compare_advanced ? " (right; left: Cubism mode)" : "") << "\n";
+      for (const std::string& note : notes) std::cerr << "advanced: " << note << "\n";
+    }
   }
 
   // The host's part of texturing: pages stored as files next to the rig are loaded here (PNG
@@ -329,16 +424,26 @@ int render(const RenderOptions& o) {
     std::cerr << "p2lrt render: texture page " << page << " is " << problem << ": its meshes draw transparent\n";
   }
 
-  Frame frame{width, height, std::vector<std::uint8_t>(std::size_t{width} * height * 4)};
-  animator.evaluate(instance);
+  std::vector<Frame> lane_frames(lanes.size(), Frame{width, height, std::vector<std::uint8_t>(std::size_t{width} * height * 4)});
+  for (Lane& lane : lanes) lane.animator.evaluate(lane.instance);
+  // Every lane is framed alike, as the first lane's first frame is.
   const p2l::Affine transform = framing(*rig, instance, width, height, o.fit);
   double render_seconds = 0, update_seconds = 0;
+  Frame frame;
   auto draw = [&]() {
-    for (std::size_t p = 0; p < frame.rgba.size(); p += 4) std::copy(background.begin(), background.end(), frame.rgba.begin() + static_cast<std::ptrdiff_t>(p));
     const auto start = Clock::now();
-    const bool ok = renderer.render(instance, frame.rgba.data(), width, height, &transform, p2l::kRenderStraight | p2l::kRenderKeep);
+    for (std::size_t i = 0; i < lanes.size(); ++i) {
+      std::vector<std::uint8_t>& pixels = lane_frames[i].rgba;
+      for (std::size_t p = 0; p < pixels.size(); p += 4) std::copy(background.begin(), background.end(), pixels.begin() + static_cast<std::ptrdiff_t>(p));
+      if (!renderer.render(lanes[i].instance, pixels.data(), width, height, &transform, p2l::kRenderStraight | p2l::kRenderKeep))
+        return false;
+    }
     render_seconds += seconds_since(start);
-    return ok;
+    if (lanes.size() == 1)
+      frame = lane_frames[0];
+    else
+      frame = side_by_side(lane_frames);
+    return true;
   };
 
   if (!animate) {
@@ -348,33 +453,52 @@ int render(const RenderOptions& o) {
     }
     if (!write_png(o.output, frame)) return 1;
     if (!o.quiet)
-      std::cerr << "wrote " << o.output << " (" << width << "x" << height << ", " << std::fixed << std::setprecision(1)
+      std::cerr << "wrote " << o.output << " (" << frame.width << "x" << frame.height << ", " << std::fixed << std::setprecision(1)
                 << render_seconds * 1e3 << " ms to draw)\n";
     return 0;
   }
 
-  // An animation: frame k shows the rig after k updates of 1/fps (frame 0: the start).
+  // An animation: frame k shows the rig after k frames of 1/fps (frame 0: the start), each
+  // frame one update (several while a simulation would drop time, below).
   std::error_code ec;
   fs::create_directories(o.output, ec);
   if (ec) {
     std::cerr << "p2lrt render: cannot create the folder " << o.output << ": " << ec.message() << "\n";
     return 1;
   }
-  animator.set_behaviors(behaviors);
-  animator.behavior_seed(o.seed);
-  if (clip >= 0) animator.play(clip);
+  for (Lane& lane : lanes) {
+    lane.animator.set_behaviors(behaviors);
+    lane.animator.behavior_seed(o.seed);
+    if (clip >= 0) lane.animator.play(clip);
+  }
   const std::uint32_t stages = p2l::kStageAll & ~(o.no_physics ? p2l::kStagePhysics : 0u);
   const std::size_t count = static_cast<std::size_t>(std::lround(o.seconds * o.fps));
   const float dt = 1.0f / o.fps;
+  // A vertex simulation steps at most 4 times an update and drops the rest of a longer one
+  // (the format's rule for real-time hosts); a frame longer than that is reached in several
+  // equal updates, so that slow frame rates and contact sheets show it in real time.
+  std::uint32_t updates_per_frame = 1;
+  bool simulating = false;
+  for (const Lane& lane : lanes) simulating |= (lane.instance.advanced() & p2l::kAdvancedSim) != 0;
+  if (simulating) {
+    float fastest = 0;
+    for (const p2l::Simulation& sim : rig->simulations->simulations) fastest = std::max(fastest, sim.fps);
+    if (fastest > 0) updates_per_frame = std::max(1u, static_cast<std::uint32_t>(std::ceil(dt * fastest / 4.0f - 1e-4f)));
+  }
   std::vector<Frame> kept;
   if (o.sheet) kept.reserve(count);
   Progress progress(count, !o.quiet);
   std::size_t events = 0;
   for (std::size_t k = 0; k < count; ++k) {
     const auto start = Clock::now();
-    animator.update(instance, k == 0 ? 0.0f : dt, stages);
+    for (std::size_t i = 0; i < lanes.size(); ++i) {
+      const std::uint32_t updates = k == 0 ? 1 : updates_per_frame;
+      for (std::uint32_t u = 0; u < updates; ++u) {
+        lanes[i].animator.update(lanes[i].instance, k == 0 ? 0.0f : dt / static_cast<float>(updates), stages);
+        if (i == 0) events += lanes[i].animator.event_count();
+      }
+    }
     update_seconds += seconds_since(start);
-    events += animator.event_count();
     if (!draw()) {
       std::cerr << "p2lrt render: the renderer refused a " << width << "x" << height << " image\n";
       return 1;
@@ -386,10 +510,14 @@ int render(const RenderOptions& o) {
     progress.update(k + 1);
   }
   progress.finish();
-  if (o.sheet && !write_png(fs::path(o.output) / "sheet.png", contact_sheet(kept, o.sheet_columns, background))) return 1;
+  // Side-by-side frames are twice as wide: about square takes about half as many columns.
+  std::uint32_t columns = o.sheet_columns;
+  if (columns == 0 && lanes.size() > 1 && !kept.empty())
+    columns = static_cast<std::uint32_t>(std::ceil(std::sqrt(static_cast<double>(kept.size()) / static_cast<double>(lanes.size()))));
+  if (o.sheet && !write_png(fs::path(o.output) / "sheet.png", contact_sheet(kept, columns, background))) return 1;
   if (!o.quiet) {
     const double n = static_cast<double>(std::max<std::size_t>(count, 1));
-    std::cerr << "wrote " << count << " frames (" << width << "x" << height << ") to " << o.output
+    std::cerr << "wrote " << count << " frames (" << width * lanes.size() << "x" << height << ") to " << o.output
               << (o.sheet ? " and sheet.png" : "") << "\n"
               << std::fixed << std::setprecision(1) << "per frame: update " << update_seconds / n * 1e6 << " us, draw "
               << render_seconds / n * 1e3 << " ms; " << events << (events == 1 ? " clip event" : " clip events") << "\n";

@@ -28,6 +28,10 @@ struct RenderOptions {
   std::string behaviors = "blink,breath";  // any of blink, breath, look, lipsync; "none"
   bool no_physics = false;
   std::uint32_t seed = 1;
+  // Advanced mode (the rig's extension chunks): the features to turn on, a bit sum or names
+  // (empty: none, Cubism mode), and whether to draw Cubism mode and advanced mode side by side.
+  std::string advanced;
+  bool compare_advanced = false;
   bool sheet = false;
   std::uint32_t sheet_columns = 0;   // 0: about square
   bool quiet = false;
