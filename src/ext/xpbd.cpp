@@ -272,14 +272,15 @@ void XpbdSolver::solve_pins(float hs2) {
   const Simulation& sim = *sim_;
   for (std::size_t i = 0; i < x_.size(); ++i) {
     const float weight = sim.pin_weight[i];
-    if (weight <= 0.0f || kinematic_[i]) continue;
+    if (weight <= 0.0f || kinematic_[i] || no_constraint(sim.pin_compliance)) continue;
     const float compliance = sim.pin_compliance * (1.0f - weight) / weight * sim.inv_mass[i];
     attach(i, step_anchor_.x[i], step_anchor_.y[i], compliance / hs2, pin_lambda_);
   }
 }
 
-// Edges: stretch and compression have their own compliance. A negative compliance is not
-// treated as "none" here, as in the editor.
+// Edges: stretch and compression have their own compliance; a negative one is no constraint
+// on that side (the specification's rule: a rope is stiff to stretch and has no compression
+// compliance). The original runtime divides by it instead.
 void XpbdSolver::solve_distances(float hs2, bool reverse) {
   const Simulation& sim = *sim_;
   const std::size_t count = sim.stretch_a.size();
@@ -294,7 +295,9 @@ void XpbdSolver::solve_distances(float hs2, bool reverse) {
     const float length = sqrt_d(dx * dx + dy * dy);
     if (length < 1e-9f) continue;  // no direction to push along
     const float c = length - rest_length_[k];
-    const float alpha = (c < 0.0f ? sim.compression_compliance[k] : sim.stretch_compliance[k]) / hs2;
+    const float compliance = c < 0.0f ? sim.compression_compliance[k] : sim.stretch_compliance[k];
+    if (no_constraint(compliance)) continue;
+    const float alpha = compliance / hs2;
     const float delta = (-c - alpha * stretch_lambda_[k]) / (w + alpha);
     stretch_lambda_[k] += delta;
     const float nx = dx / length, ny = dy / length;
@@ -383,6 +386,7 @@ void XpbdSolver::solve_bends(float hs2, bool reverse) {
   for (std::size_t step = 0; step < count; ++step) {
     const std::size_t k = sweep(step, count, reverse);
     const std::uint32_t t1 = sim.bend_t1[k], t2 = sim.bend_t2[k];
+    if (no_constraint(sim.bend_compliance[k])) continue;
     if (!turn_of(t1, first) || !turn_of(t2, second)) continue;
     BendGradient g;
     g.add(sim.tri_a[t1], first.grad[0], first.grad[1]);
@@ -396,7 +400,7 @@ void XpbdSolver::solve_bends(float hs2, bool reverse) {
     float w = 0.0f;
     for (std::size_t j = 0; j < g.n; ++j) w += mobility_[g.index[j]] * (g.gx[j] * g.gx[j] + g.gy[j] * g.gy[j]);
     if (w < 1e-12f) continue;
-    const float alpha = sim.bend_compliance[k] / hs2;
+    const float alpha = sim.bend_compliance[k] / hs2;  // a negative one was skipped above
     const float delta = (-constraint - alpha * bend_lambda_[k]) / (w + alpha);
     bend_lambda_[k] += delta;
     for (std::size_t j = 0; j < g.n; ++j) {
@@ -418,7 +422,7 @@ void XpbdSolver::solve_welds(float hs2, bool reverse) {
     const float wa = mobility_[a] * sim.weld_weight_a[k];
     const float wb = mobility_[b] * sim.weld_weight_b[k];
     const float w = wa + wb;
-    if (w == 0.0f) continue;
+    if (w == 0.0f || no_constraint(sim.weld_compliance[k])) continue;
     const float alpha = sim.weld_compliance[k] / hs2;
     float* lambda = &weld_lambda_[k * 2];
     const float dx = (-(x_[a] - x_[b]) - alpha * lambda[0]) / (w + alpha);

@@ -756,3 +756,48 @@ TEST(XpbdAllocations, NoneAcrossAHundredSteps) {
 }
 
 }  // namespace
+
+namespace {
+
+// The specification: a negative compliance is no constraint. Two free particles joined by a
+// stretch constraint with a negative compliance fall apart freely (no spring at all), and
+// one with no compression compliance behaves as a rope: taut, it holds; slack, it lets go.
+TEST(XpbdNegativeCompliance, IsNoConstraintOnThatSide) {
+  p2l::Simulation sim;
+  sim.fps = 60;
+  sim.substeps = 4;
+  sim.targets.push_back({0, 2});
+  auto per = [](std::vector<float> v) { return p2l::Array<float>(std::move(v)); };
+  sim.inv_mass = per({0, 1});
+  sim.damping = per({0, 0});
+  sim.wind_factor = per({0, 0});
+  sim.pin_weight = per({1, 0});
+  sim.goal_compliance = per({-1, -1});
+  sim.goal_offset_x = per({0, 0});
+  sim.goal_offset_y = per({0, 0});
+  sim.anchor_mesh = p2l::IndexArray{0xFFFFFFFFu, 0xFFFFFFFFu};
+  sim.anchor_vertex = p2l::IndexArray{0, 0};
+  sim.stretch_a = p2l::IndexArray{0};
+  sim.stretch_b = p2l::IndexArray{1};
+  sim.stretch_rest = per({10});
+  sim.stretch_compliance = per({0});
+  // Negative, and of the size that would cancel the particle's weight in the XPBD update
+  // (compliance / hs^2 = -1 = -w): read as a number, the step divides by zero.
+  sim.compression_compliance = per({-1.0f / 57600.0f});
+  // The free particle starts 4 below the pin (slack) and is thrown upward by gravity pointing up.
+  sim.gravity_y = 500;
+  p2l::ext::XpbdSolver solver(sim);
+  const std::vector<float> goals{0, 0, 0, -4};
+  solver.reset(goals, goals);
+  solver.set_targets(goals, goals, {}, 0.0f);
+  for (int k = 0; k < 6; ++k) solver.step(1.0f / 60.0f, 0, 0);
+  // Compressed (closer than 10) the rope gives no push: the particle rises as in free fall,
+  // -4 + g t^2 / 2 at t = 0.1 s (within the integrator's g h t / 2).
+  EXPECT_NEAR(solver.y()[1], -4.0f + 0.5f * 500.0f * 0.01f, 0.15f);
+  // Taut it holds at 10 above.
+  for (int k = 0; k < 120; ++k) solver.step(1.0f / 60.0f, 0, 0);
+  EXPECT_NEAR(solver.y()[1], 10.0f, 0.05f);
+  EXPECT_NEAR(solver.x()[1], 0.0f, 1e-4f);
+}
+
+}  // namespace
