@@ -660,3 +660,56 @@ TEST(Hooks, AHeadersH4EntryEvaluatesItsAxesAtTheirDefaults) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(Simulation, CollidersRideMeshVerticesAndDeformers) {
+  p2l::Rig r = hanging();
+  // A rotation at (50, 60) turned a quarter: its local (10, 0) is canvas (50, 70).
+  r.deformers.push_back(rotation("turn", -1, 90, single(p2l::Pivot{50, 60, 0, 1})));
+  p2l::Collider on_mesh;  // a capsule along the cloth's top edge
+  on_mesh.id = "edge";
+  on_mesh.capsule = true;
+  on_mesh.mesh = 0;
+  on_mesh.vertex_a = 0;
+  on_mesh.vertex_b = 1;
+  on_mesh.radius_a = 2;
+  on_mesh.radius_b = 3;
+  p2l::Collider on_deformer;  // a circle in the rotation's space (b is ignored: not a capsule)
+  on_deformer.id = "hand";
+  on_deformer.deformer = 0;
+  on_deformer.ax = 10;
+  on_deformer.bx = 99;
+  on_deformer.radius_a = on_deformer.radius_b = 4;
+  r.colliders->colliders.push_back(on_mesh);
+  r.colliders->colliders.push_back(on_deformer);
+  r.simulations->simulations[0].colliders = {0, 1, 2};
+  p2l::Instance in = instance_of(r);
+  ASSERT_EQ(in.set_advanced(p2l::kAdvancedSim | p2l::kAdvancedCollision), p2l::kAdvancedSim | p2l::kAdvancedCollision);
+  in.evaluate_values(std::vector<float>{0, 0}, 1.0f / 60.0f);
+  const auto placed = in.simulation_colliders();
+  ASSERT_EQ(placed.size(), 18u);
+  const std::vector<float> edge(placed.begin() + 6, placed.begin() + 12), hand(placed.begin() + 12, placed.end());
+  EXPECT_EQ(edge, (std::vector<float>{0, 0, 20, 0, 2, 3}));
+  EXPECT_NEAR(hand[0], 50.0f, 1e-4f);
+  EXPECT_NEAR(hand[1], 70.0f, 1e-4f);
+  EXPECT_EQ(hand[0], hand[2]);
+  EXPECT_EQ(hand[1], hand[3]);
+}
+
+TEST(Skinning, PastA1024KeyCombinationsTheFitSamplesEachAxisAlone) {
+  // Five more axes of four keys on parameters that move nothing: 7 x 4^5 = 7168 combinations.
+  p2l::Rig r = arm();
+  for (int i = 0; i < 5; ++i) {
+    r.parameters.push_back(param("Idle" + std::to_string(i), 0, 3, 0));
+    r.skins->skins[0].axes.push_back({static_cast<std::uint32_t>(1 + i), p2l::Array<float>(std::vector<float>{0, 1, 2, 3})});
+  }
+  p2l::Instance in = instance_of(r);
+  ASSERT_EQ(in.set_advanced(p2l::kAdvancedSkin), p2l::kAdvancedSkin);
+  const auto& run = in.state().advanced->skins.at(0);
+  EXPECT_EQ(run.from(), (std::vector<std::uint32_t>{0, 0, 1, 1, 1}));
+  EXPECT_EQ(run.to(), (std::vector<std::uint32_t>{0, 0, 1, 1, 1}));
+  EXPECT_LT(worst(at(in, {45, 0, 0, 0, 0, 0}), exact(45)), 1e-3f);
+}
+
+}  // namespace
