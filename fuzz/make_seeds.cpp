@@ -4,7 +4,8 @@
 // - every *.p2lrt of each VECTOR_DIR as it is;
 // - each one that loads, re-written the ways the tests write: v1, deflate, zstd,
 //   stripped names, publish (f16/unorm16), no CRCs;
-// - for the small ones, truncated and bit-flipped copies.
+// - for the small ones, truncated and bit-flipped copies;
+// - random rigs with every kind of content, extension chunks included (advanced mode).
 // Files past the fuzzer's 1 MiB input cap are left out. The output is deterministic.
 #include <algorithm>
 #include <cstdint>
@@ -17,6 +18,7 @@
 #include <vector>
 
 #include "p2l/format.hpp"
+#include "random_rig.hpp"
 
 namespace fs = std::filesystem;
 
@@ -116,6 +118,15 @@ int main(int argc, char** argv) {
   p2l::Rig empty;
   rewrites(corpus, "empty", empty);
   corpus.put("empty.p2lrt", p2l::write(empty).bytes);
+
+  // Random rigs carrying BONE, SKIN, COLL and SIMS, so the fuzzer starts inside advanced mode.
+  p2l_test::RandomRigOptions everything;
+  everything.non_core = true;
+  everything.extensions = true;
+  for (std::uint64_t seed = 0; seed < 16; ++seed) {
+    const p2l::WriteResult w = p2l::write(p2l_test::make_random_rig(seed, everything));
+    if (w) corpus.put("random-ext-" + std::to_string(seed) + ".p2lrt", w.bytes);
+  }
 
   int vectors = 0;
   for (int a = 2; a < argc; ++a) {

@@ -413,7 +413,7 @@ P2L_API uint32_t p2l_set_advanced(P2lRig *rig, uint32_t features);
 /* The next p2l_update starts every simulation at rest again, on the pose it finds. */
 P2L_API void p2l_sim_reset(P2lRig *rig);
 /* Wind every simulation feels besides its own, canvas pixels per second squared (x right, y
- * down); kept until set again, while P2L_SIM is on. */
+ * down); kept until set again, whether P2L_SIM is on or not (a non-finite value changes nothing). */
 P2L_API void p2l_sim_wind(P2lRig *rig, float x, float y);
 /* The colliders as the last update placed them: ax, ay, bx, by, radius a, radius b in canvas
  * pixels, six floats each, written into out up to capacity colliders; returns how many there are. */

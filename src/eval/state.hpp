@@ -90,6 +90,8 @@ struct InstanceState {
   // bone transforms) and dropped at the next evaluation.
   std::vector<eval::Frame> virtual_frames;
   bool virtual_frames_valid = false;
+  // The host's wind for the simulations (p2l_sim_wind), world space (y up); kept across switches.
+  float sim_wind_x = 0, sim_wind_y = 0;
 
   // What the evaluation before showed, for the change flags.
   struct Shown {

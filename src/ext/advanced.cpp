@@ -257,17 +257,11 @@ void advance_simulations(AdvancedState& a, InstanceState& s, float dt) {
   if (a.sims.empty()) return;
   if (dt > 0.0f) a.placed.clear();
   if (dt > 0.0f && (a.on & kCollision)) ensure_virtual_frames(*a.model, s, a.on & kExactLinks);
-  for (SimRun& run : a.sims) run.advance(*a.model, s, dt, a.wind_x, a.wind_y, a.placed);
+  for (SimRun& run : a.sims) run.advance(*a.model, s, dt, s.sim_wind_x, s.sim_wind_y, a.placed);
 }
 
 void reset_simulations(AdvancedState& a) {
   for (SimRun& run : a.sims) run.reset();
-}
-
-void set_simulation_wind(AdvancedState& a, float x, float y) {
-  if (!std::isfinite(x) || !std::isfinite(y)) return;
-  a.wind_x = x;
-  a.wind_y = -y;
 }
 
 std::span<const float> placed_colliders(const AdvancedState& a) { return a.placed; }

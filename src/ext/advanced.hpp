@@ -64,7 +64,6 @@ ChannelState mesh_local_hooked(AdvancedState& a, InstanceState& s, std::size_t m
 // last step without stepping, or leaves the targets while a simulation has not started.
 void advance_simulations(AdvancedState& a, InstanceState& s, float dt);
 void reset_simulations(AdvancedState& a);
-void set_simulation_wind(AdvancedState& a, float x, float y);  // canvas px/s², y down
 // The colliders as the last update placed them: ax, ay, bx, by, radius a, radius b (canvas px).
 std::span<const float> placed_colliders(const AdvancedState& a);
 

@@ -1,5 +1,7 @@
 // The Instance's advanced-mode surface: switching features, the simulations' controls, bone
 // frames. The hooks themselves run inside the evaluation (src/eval/evaluate.cpp).
+#include <cmath>
+
 #include "eval/state.hpp"
 #include "ext/advanced.hpp"
 #include "ext/bones.hpp"
@@ -31,7 +33,9 @@ void Instance::reset_simulations() {
 }
 
 void Instance::set_simulation_wind(float x, float y) {
-  if (state_->advanced) ext::set_simulation_wind(*state_->advanced, x, y);
+  if (!std::isfinite(x) || !std::isfinite(y)) return;
+  state_->sim_wind_x = x;
+  state_->sim_wind_y = -y;  // canvas y down, world y up
 }
 
 std::span<const float> Instance::simulation_colliders() const {

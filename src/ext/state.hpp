@@ -35,7 +35,6 @@ struct AdvancedState {
 
   // H6.
   std::vector<SimRun> sims;
-  float wind_x = 0, wind_y = 0;  // world space (y up)
   std::vector<float> placed;     // colliders of the last update, canvas pixels
 };
 

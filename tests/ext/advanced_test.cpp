@@ -539,6 +539,7 @@ P2lRig* load_c(const p2l::Rig& r) {
 TEST(AdvancedCApi, SwitchesReportsAndDrivesTheSimulationsThroughUpdates) {
   P2lRig* rig = load_c(hanging());
   ASSERT_NE(rig, nullptr);
+
   EXPECT_EQ(p2l_advanced_available(rig), P2L_SIM | P2L_COLLISION);
   // Collision needs the simulation: asked alone, nothing turns on.
   EXPECT_EQ(p2l_set_advanced(rig, P2L_COLLISION), 0u);
@@ -569,6 +570,10 @@ TEST(AdvancedCApi, SwitchesReportsAndDrivesTheSimulationsThroughUpdates) {
   p2l_update(rig, 1.0f / 60.0f);
   EXPECT_EQ(p2l_mesh_vertices(rig, 0)[5], 30.0f);
   EXPECT_EQ(p2l_sim_colliders(rig, nullptr, 0), 0u);
+  // The host's wind stays across switches: on again, the corner blows right as before.
+  EXPECT_EQ(p2l_set_advanced(rig, P2L_SIM), P2L_SIM);
+  for (int i = 0; i < 31; ++i) p2l_update(rig, 1.0f / 60.0f);
+  EXPECT_GT(p2l_mesh_vertices(rig, 0)[4], settled + 1.0f);
   p2l_rig_free(rig);
 }
 
