@@ -5,6 +5,7 @@
 #include <string>
 #include <utility>
 
+#include "base/exceptions.hpp"
 #include "capi/handle.hpp"
 #include "p2l/format.hpp"
 
@@ -108,14 +109,14 @@ namespace p2l::capi {
 
 void fail(const P2lRig& rig, const std::string& message) noexcept {
   rig.failed = true;
-  try {
+  P2L_TRY {
     rig.failure = message;
-  } catch (...) {
+  } P2L_CATCH_ALL {
     rig.failure.clear();  // p2l_rig_failure falls back to a fixed text
   }
-  try {
+  P2L_TRY {
     log(P2L_LOG_ERROR, ("The rig failed: " + message).c_str());
-  } catch (...) {
+  } P2L_CATCH_ALL {
     log(P2L_LOG_ERROR, "The rig failed");
   }
 }
@@ -125,7 +126,7 @@ namespace {
 // Loads [bytes] into a model's shared data; null with [message] set on failure.
 std::shared_ptr<const ModelData> load_model(const std::uint8_t* bytes, std::size_t len, std::uint32_t flags,
                                             std::string& message) noexcept {
-  try {
+  P2L_TRY {
     if (bytes == nullptr) {
       message = "No rig bytes";
       return nullptr;
@@ -144,10 +145,10 @@ std::shared_ptr<const ModelData> load_model(const std::uint8_t* bytes, std::size
       return nullptr;
     }
     return make_model_data(std::move(compiled.model));
-  } catch (...) {
-    try {
+  } P2L_CATCH_ALL {
+    P2L_TRY {
       message = "The rig could not be read: " + current_exception_message();
-    } catch (...) {
+    } P2L_CATCH_ALL {
       message.clear();
     }
     return nullptr;
@@ -156,12 +157,12 @@ std::shared_ptr<const ModelData> load_model(const std::uint8_t* bytes, std::size
 
 // A rig on [data] at its defaults; null with [message] set when setting it up fails.
 P2lRig* create_rig(std::shared_ptr<const ModelData> data, std::string& message) noexcept {
-  try {
+  P2L_TRY {
     return new P2lRig(std::move(data));
-  } catch (...) {
-    try {
+  } P2L_CATCH_ALL {
+    P2L_TRY {
       message = "The rig could not be set up: " + current_exception_message();
-    } catch (...) {
+    } P2L_CATCH_ALL {
       message.clear();
     }
     return nullptr;

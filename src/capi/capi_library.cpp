@@ -2,6 +2,9 @@
 // the error-reporting helpers the other files share.
 #include <cstdlib>
 #include <mutex>
+
+#include "base/exceptions.hpp"
+#include "base/mutex.hpp"
 #include <new>
 
 #include "capi/handle.hpp"
@@ -20,20 +23,20 @@ struct LogTarget {
   P2lLog function = nullptr;
   void* user = nullptr;
 };
-std::mutex log_mutex;
+p2l::Mutex log_mutex;
 LogTarget log_target;
 
 }  // namespace
 
 void log(std::int32_t level, const char* message) noexcept {
-  try {
+  P2L_TRY {
     LogTarget target;
     {
-      std::lock_guard<std::mutex> lock(log_mutex);
+      std::lock_guard<p2l::Mutex> lock(log_mutex);
       target = log_target;
     }
     if (target.function != nullptr) target.function(level, message, target.user);
-  } catch (...) {
+  } P2L_CATCH_ALL {
     // Neither a failed lock nor a C++ host's callback that throws may unwind into the caller.
   }
 }
@@ -46,6 +49,7 @@ void write_error(std::string_view message, char* error, std::size_t capacity) no
 }
 
 std::string current_exception_message() noexcept {
+#if P2L_HAS_EXCEPTIONS
   try {
     try {
       throw;
@@ -59,6 +63,9 @@ std::string current_exception_message() noexcept {
   } catch (...) {
     return {};  // building the text itself ran out of memory
   }
+#else
+  return {};  // nothing is ever caught in a build without exceptions
+#endif
 }
 
 }  // namespace p2l::capi
@@ -72,10 +79,10 @@ const char* p2l_version(void) { return P2L_VERSION_STRING; }
 const char* p2l_format_support(void) { return p2l::format_support(); }
 
 void p2l_set_log(P2lLog log, void* user) {
-  try {
-    std::lock_guard<std::mutex> lock(p2l::capi::log_mutex);
+  P2L_TRY {
+    std::lock_guard<p2l::Mutex> lock(p2l::capi::log_mutex);
     p2l::capi::log_target = {log, user};
-  } catch (...) {
+  } P2L_CATCH_ALL {
     // std::mutex::lock only throws when the system refuses; the setting stays as it was.
   }
 }

@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/exceptions.hpp"
 #include "p2l/anim.hpp"
 #include "p2l/eval.hpp"
 #include "p2l/p2l.h"
@@ -111,9 +112,9 @@ void fail(const P2lRig& rig, const std::string& message) noexcept;
 template <class R, class Handle, class F>
 R guarded(Handle* rig, R fallback, F&& body) noexcept {
   if (rig == nullptr || rig->failed) return fallback;
-  try {
+  P2L_TRY {
     return body(*rig);
-  } catch (...) {
+  } P2L_CATCH_ALL {
     fail(*rig, current_exception_message());
   }
   return fallback;
@@ -122,9 +123,9 @@ R guarded(Handle* rig, R fallback, F&& body) noexcept {
 template <class Handle, class F>
 void guarded_void(Handle* rig, F&& body) noexcept {
   if (rig == nullptr || rig->failed) return;
-  try {
+  P2L_TRY {
     body(*rig);
-  } catch (...) {
+  } P2L_CATCH_ALL {
     fail(*rig, current_exception_message());
   }
 }

@@ -2,6 +2,7 @@
 // u32 count` at a 4-byte boundary inside the chunk, then count elements.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 namespace p2l::format {

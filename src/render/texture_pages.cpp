@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/mutex.hpp"
 #include "p2l/render.hpp"
 #include "render/report.hpp"
 
@@ -24,7 +25,7 @@ void set_page_failure_reporter(PageFailureReporter reporter) noexcept { g_report
 
 struct TexturePages::State {
   explicit State(std::size_t n) : done(n), decoded(n), errors(n) {}
-  std::mutex mutex;                               // held while a page decodes
+  p2l::Mutex mutex;                               // held while a page decodes
   std::vector<std::atomic<std::uint8_t>> done;    // 1 once page() has tried the page
   std::vector<std::unique_ptr<Image>> decoded;    // null: not a PNG or it does not decode
   std::vector<std::string> errors;
@@ -44,7 +45,7 @@ const Image* TexturePages::page(std::uint32_t page) {
 
   std::string failure;
   {
-    std::lock_guard<std::mutex> lock(s.mutex);
+    std::lock_guard<p2l::Mutex> lock(s.mutex);
     if (s.done[page].load(std::memory_order_relaxed) != 0) return s.decoded[page].get();
     auto image = std::make_unique<Image>();
     std::string error;
@@ -76,7 +77,7 @@ std::string TexturePages::error(std::uint32_t page) const {
     default:
       break;
   }
-  std::lock_guard<std::mutex> lock(state_->mutex);
+  std::lock_guard<p2l::Mutex> lock(state_->mutex);
   return state_->errors[page];
 }
 

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Builds the WebAssembly module build-wasm/p2l.wasm from a fresh Debian machine: installs
+# the toolchain (scripts/setup.sh --wasm), fetches the decoders' sources from npm into the
+# cache outside the repository and checks them, builds, and reports the module's size.
+#   scripts/wasm.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+bash scripts/setup.sh --wasm
+
+# zlib 1.3.1 (inflate) and zstd 1.5.7 (decompressor) as C sources: npm carries them in these
+# packages; npm verifies each tarball against the registry, and we pin its sha256 too.
+verify() {
+  local dir=$1 tarball=$2 sum=$3
+  if ! echo "$sum  $dir/$tarball" | sha256sum --check --status; then
+    echo "wasm: $dir/$tarball does not have the expected sha256 $sum" >&2
+    exit 1
+  fi
+}
+ZSTD=$(scripts/npm_fetch.sh zstd-napi 0.0.13 deps/zstd/lib/zstd.h)
+verify "$ZSTD" zstd-napi-0.0.13.tgz 5b76defc67c808989c5f3920e14f662d6318b84b8d53ac3e94b99463d8d65e76
+ZLIB=$(scripts/npm_fetch.sh zlib-sync 0.1.10 deps/zlib/inflate.c)
+verify "$ZLIB" zlib-sync-0.1.10.tgz bd2180fc18426cf464ecab1321bb31a1af81c36b927a28cdb26c3a56f302f2b6
+if [[ "$(dirname "$ZSTD")" != "$(dirname "$ZLIB")" ]]; then
+  echo "wasm: the two packages landed in different caches" >&2
+  exit 1
+fi
+
+GENERATOR=()
+command -v ninja > /dev/null && GENERATOR=(-G Ninja)
+cmake -S web -B build-wasm "${GENERATOR[@]}" -DCMAKE_TOOLCHAIN_FILE="$PWD/cmake/wasi-clang.cmake" \
+  -DCMAKE_BUILD_TYPE=MinSizeRel -DP2L_DECODERS="$(dirname "$ZSTD")" > /dev/null
+cmake --build build-wasm -j 2
+
+wasm=build-wasm/p2l.wasm
+bytes=$(stat -c %s "$wasm")
+gz=$(gzip -9 -c "$wasm" | wc -c)
+imports=$(node -e "const m=new WebAssembly.Module(require('fs').readFileSync('$wasm'));
+  const i=WebAssembly.Module.imports(m); console.log(i.length ? i.map(x=>x.module+'.'+x.name).join(' ') : 'none')")
+exports=$(node -e "const m=new WebAssembly.Module(require('fs').readFileSync('$wasm'));
+  console.log(WebAssembly.Module.exports(m).filter(x=>x.name.startsWith('p2l_')).length)")
+echo "wasm: $wasm $bytes bytes ($((bytes / 1024)) KiB), gzip -9 $gz bytes ($((gz / 1024)) KiB)"
+echo "wasm: imports: $imports; exports $exports C API functions"
