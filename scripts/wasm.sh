@@ -2,7 +2,9 @@
 # Builds the WebAssembly module build-wasm/p2l.wasm from a fresh Debian machine: installs
 # the toolchain (scripts/setup.sh --wasm), fetches the decoders' sources from npm into the
 # cache outside the repository and checks them, builds, and reports the module's size.
-#   scripts/wasm.sh
+# With --test it then checks the module in node against the native build: random rigs
+# (tests/wasm/make_wasm_cases.cpp) bit for bit, and the original's vectors accepted/refused.
+#   scripts/wasm.sh [--test [COUNT]]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -41,3 +43,15 @@ exports=$(node -e "const m=new WebAssembly.Module(require('fs').readFileSync('$w
   console.log(WebAssembly.Module.exports(m).filter(x=>x.name.startsWith('p2l_')).length)")
 echo "wasm: $wasm $bytes bytes ($((bytes / 1024)) KiB), gzip -9 $gz bytes ($((gz / 1024)) KiB)"
 echo "wasm: imports: $imports; exports $exports C API functions"
+
+if [[ "${1:-}" == "--test" ]]; then
+  count=${2:-100}
+  bash scripts/setup.sh
+  cmake -S . -B build-wasm-cases "${GENERATOR[@]}" -DCMAKE_BUILD_TYPE=Release > /dev/null
+  cmake --build build-wasm-cases --target p2l_make_wasm_cases -j 2
+  rm -rf build-wasm/cases
+  build-wasm-cases/tests/p2l_make_wasm_cases build-wasm/cases "$count"
+  vectors=../shared/vectors/original
+  [[ -d "$vectors" ]] || vectors=""
+  node web/test/conformance.mjs "$wasm" build-wasm/cases $vectors
+fi
