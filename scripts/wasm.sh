@@ -2,8 +2,9 @@
 # Builds the WebAssembly module build-wasm/p2l.wasm from a fresh Debian machine: installs
 # the toolchain (scripts/setup.sh --wasm), fetches the decoders' sources from npm into the
 # cache outside the repository and checks them, builds, and reports the module's size.
-# With --test it then checks the module in node against the native build: random rigs
-# (tests/wasm/make_wasm_cases.cpp) bit for bit, and the original's vectors accepted/refused.
+# With --test it then checks the module in node: web/p2l.js on the example character, and
+# the module against the native build - random rigs (tests/wasm/make_wasm_cases.cpp) bit for
+# bit, the original's vectors accepted or refused.
 #   scripts/wasm.sh [--test [COUNT]]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -53,5 +54,8 @@ if [[ "${1:-}" == "--test" ]]; then
   build-wasm-cases/tests/p2l_make_wasm_cases build-wasm/cases "$count"
   vectors=../shared/vectors/original
   [[ -d "$vectors" ]] || vectors=""
-  node web/test/conformance.mjs "$wasm" build-wasm/cases $vectors
+  status=0
+  node web/test/p2l_module.mjs "$wasm" examples/character/character.p2lrt || status=1
+  node web/test/conformance.mjs "$wasm" build-wasm/cases $vectors || status=1
+  exit $status
 fi

@@ -1,0 +1,68 @@
+// Types for p2l.js (the p2lrt runtime for JavaScript). See p2l.js for what each call does.
+
+export declare const Behavior: Readonly<{ BLINK: 1; BREATH: 2; LOOK: 4; LIP_SYNC: 8 }>;
+export declare const Advanced: Readonly<{ SKIN: 1; EXACT_LINKS: 2; SIM: 4; COLLISION: 8 }>;
+export declare const Stage: Readonly<{ CLIPS: 1; EXPRESSIONS: 2; BEHAVIORS: 4; POSES: 8; PHYSICS: 16; SIM: 32; ALL: 63 }>;
+
+export interface ParameterInfo { id: string; name: string; min: number; max: number; default: number; }
+export interface MeshInfo {
+  id: string; vertexCount: number; texture: number; blend: number; alphaBlend: number; culling: boolean;
+  part: number; masks: number[]; invertMask: boolean;
+}
+export interface ClipEvent { layer: number; clip: string | null; time: number; value: string; }
+
+export declare class Runtime {
+  static load(source: string | URL | BufferSource | WebAssembly.Module): Promise<Runtime>;
+  readonly abi: number;
+  readonly version: string;
+  rig(bytes: BufferSource, options?: { verifyCrc?: boolean }): Rig;
+  fetchRig(url: string | URL, options?: { verifyCrc?: boolean }): Promise<Rig>;
+}
+
+export declare class Rig {
+  readonly width: number;
+  readonly height: number;
+  readonly parameters: readonly ParameterInfo[];
+  readonly meshes: readonly MeshInfo[];
+  readonly clips: readonly string[];
+  readonly expressions: readonly string[];
+  readonly hitAreas: readonly string[];
+  readonly bones: readonly string[];
+  readonly parts: readonly string[];
+  /** Entries per pose group. */
+  readonly poseGroups: readonly number[];
+  failure(): string;
+  parameterIndex(id: string | number): number;
+  setParameter(id: string | number, value: number): void;
+  /** Views into the module's memory: read them before the next loading or switching call. */
+  values(): Float32Array;
+  current(): Float32Array;
+  update(dt: number, stages?: number): void;
+  evaluate(): void;
+  vertices(mesh: number): Float32Array;
+  uvs(mesh: number): Float32Array;
+  indices(mesh: number): Uint32Array;
+  opacity(mesh: number): number;
+  drawOrder(mesh: number): number;
+  colors(mesh: number): { multiply: [number, number, number]; screen: [number, number, number] };
+  changes(mesh: number): number;
+  renderOrder(): Uint32Array;
+  play(clip: string | number | null, layer?: number, priority?: number): void;
+  events(): ClipEvent[];
+  expression(id: string | number | null): void;
+  addExpression(id: string | number): boolean;
+  removeExpression(id: string | number): boolean;
+  showPose(group: number, entry: number): boolean;
+  poseShown(group: number): number;
+  behaviors(flags: number): void;
+  lookAt(x: number, y: number): void;
+  lipSync(level: number): void;
+  hitTest(x: number, y: number): string | null;
+  advancedAvailable(): number;
+  setAdvanced(features: number): number;
+  resetSimulations(): void;
+  wind(x: number, y: number): void;
+  colliders(): number[][];
+  boneTransform(id: string | number): number[] | null;
+  free(): void;
+}

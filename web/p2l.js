@@ -1,0 +1,270 @@
+// p2l.js: the p2lrt runtime (build-wasm/p2l.wasm) for JavaScript, in browsers and node.
+//
+//   import { Runtime } from './p2l.js';
+//   const runtime = await Runtime.load('p2l.wasm');        // a URL, bytes or a compiled module
+//   const rig = runtime.rig(bytes);                        // or: await runtime.fetchRig(url)
+//   rig.play('idle');
+//   rig.update(1 / 60);
+//   for (const m of rig.renderOrder()) draw(rig.meshes[m], rig.vertices(m), rig.opacity(m));
+//   rig.free();
+//
+// Every call goes straight to the C API (include/p2l/p2l.h); C bools come back as booleans. Arrays the runtime owns come back
+// as typed-array views into the module's memory, not copies: read them before the next call
+// that may allocate (loading a rig, switching advanced mode), which can move that memory.
+// Nothing is collected automatically: free() each rig.
+
+const decoder = new TextDecoder();
+
+/** Behavior flags (p2l_behaviors). */
+export const Behavior = Object.freeze({ BLINK: 1, BREATH: 2, LOOK: 4, LIP_SYNC: 8 });
+/** Advanced-mode features (p2l_set_advanced). */
+export const Advanced = Object.freeze({ SKIN: 1, EXACT_LINKS: 2, SIM: 4, COLLISION: 8 });
+/** Update stages (p2l_update_stages). */
+export const Stage = Object.freeze({ CLIPS: 1, EXPRESSIONS: 2, BEHAVIORS: 4, POSES: 8, PHYSICS: 16, SIM: 32, ALL: 63 });
+
+export class Runtime {
+  /** Instantiates the module from a URL (string or URL), its bytes, or a compiled WebAssembly.Module. */
+  static async load(source) {
+    let module = source;
+    if (typeof source === 'string' || source instanceof URL) {
+      const response = await fetch(source);
+      if (!response.ok) throw new Error(`p2l.js: ${source}: HTTP ${response.status}`);
+      module = await WebAssembly.compile(await response.arrayBuffer());
+    } else if (!(source instanceof WebAssembly.Module)) {
+      module = await WebAssembly.compile(source);
+    }
+    // The module imports nothing.
+    const instance = await WebAssembly.instantiate(module, {});
+    instance.exports._initialize();
+    return new Runtime(instance.exports);
+  }
+
+  constructor(exports) {
+    this.api = exports;
+    this.abi = exports.p2l_abi_version();
+    this.version = this.string(exports.p2l_version());
+  }
+
+  /** A rig from the bytes of a .p2lrt file; throws with the reader's message when they are not one. */
+  rig(bytes, { verifyCrc = false } = {}) {
+    const api = this.api;
+    const data = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
+    const at = api.p2l_alloc(data.length);
+    const error = api.p2l_alloc(512);
+    if (!at || !error) throw new Error('p2l.js: out of memory');
+    new Uint8Array(api.memory.buffer, at, data.length).set(data);
+    const handle = api.p2l_rig_load_ex(at, data.length, verifyCrc ? 1 : 0, error, 512);
+    const message = this.string(error);
+    api.p2l_dealloc(error, 512);
+    api.p2l_dealloc(at, data.length);
+    if (!handle) throw new Error(`p2l.js: the rig could not be loaded: ${message}`);
+    return new Rig(this, handle);
+  }
+
+  /** A rig fetched from a URL. */
+  async fetchRig(url, options) {
+    const response = await fetch(url);
+    if (!response.ok) throw new Error(`p2l.js: ${url}: HTTP ${response.status}`);
+    return this.rig(new Uint8Array(await response.arrayBuffer()), options);
+  }
+
+  /** The NUL-terminated UTF-8 string at [pointer] ('' for null). */
+  string(pointer) {
+    if (!pointer) return '';
+    const bytes = new Uint8Array(this.api.memory.buffer, pointer);
+    const end = bytes.indexOf(0);
+    return decoder.decode(bytes.subarray(0, end < 0 ? 0 : end));
+  }
+
+  /** Runs [body] with [size] bytes of module memory, freed afterwards. */
+  scratch(size, body) {
+    const at = this.api.p2l_alloc(Math.max(1, size));
+    if (!at) throw new Error('p2l.js: out of memory');
+    try {
+      return body(at);
+    } finally {
+      this.api.p2l_dealloc(at, Math.max(1, size));
+    }
+  }
+}
+
+export class Rig {
+  constructor(runtime, handle) {
+    this.runtime = runtime;
+    this.handle = handle;
+    const api = runtime.api;
+    const list = (count, id) => Array.from({ length: count(handle) }, (_, i) => runtime.string(id(handle, i)));
+    [this.width, this.height] = runtime.scratch(8, (at) => {
+      api.p2l_canvas(handle, at, at + 4);
+      return Array.from(new Float32Array(api.memory.buffer, at, 2));
+    });
+    this.parameters = runtime.scratch(12, (at) =>
+      list(api.p2l_parameter_count, api.p2l_parameter_id).map((id, i) => {
+        api.p2l_parameter_range(handle, i, at, at + 4, at + 8);
+        const [min, max, value] = new Float32Array(api.memory.buffer, at, 3);
+        return { id, name: runtime.string(api.p2l_parameter_name(handle, i)), min, max, default: value };
+      }));
+    this.clips = list(api.p2l_clip_count, api.p2l_clip_id);
+    this.expressions = list(api.p2l_expression_count, api.p2l_expression_id);
+    this.hitAreas = list(api.p2l_hit_area_count, api.p2l_hit_area_id);
+    this.bones = list(api.p2l_bone_count, api.p2l_bone_id);
+    this.parts = list(api.p2l_part_count, api.p2l_part_id);
+    this.poseGroups = Array.from({ length: api.p2l_pose_group_count(handle) }, (_, g) => api.p2l_pose_group_size(handle, g));
+    this.meshes = list(api.p2l_mesh_count, api.p2l_mesh_id).map((id, m) => this.describeMesh(id, m));
+    // Buffers the per-frame queries reuse, so that drawing allocates nothing in the module.
+    this.orderAt = api.p2l_alloc(Math.max(1, this.meshes.length) * 4);
+    this.vectorAt = api.p2l_alloc(24);
+  }
+
+  describeMesh(id, m) {
+    const { runtime, handle } = this;
+    const api = runtime.api;
+    return runtime.scratch(8, (at) => {
+      const culling = at;
+      const blend = api.p2l_mesh_blend(handle, m, culling);
+      const masks = api.p2l_mesh_masks(handle, m, 0, 0, 0);
+      const maskList = runtime.scratch(masks * 4 + 1, (out) => {
+        api.p2l_mesh_masks(handle, m, out, masks, out + masks * 4);
+        return { list: Array.from(new Uint32Array(api.memory.buffer, out, masks)), inverted: new Uint8Array(api.memory.buffer, out + masks * 4, 1)[0] !== 0 };
+      });
+      return {
+        id,
+        vertexCount: api.p2l_mesh_vertex_count(handle, m),
+        texture: api.p2l_mesh_texture(handle, m),
+        blend,
+        culling: new Uint8Array(api.memory.buffer, culling, 1)[0] !== 0,
+        alphaBlend: api.p2l_mesh_alpha_blend(handle, m),
+        part: api.p2l_mesh_part(handle, m),
+        masks: maskList.list,
+        invertMask: maskList.inverted,
+      };
+    });
+  }
+
+  get api() {
+    if (!this.handle) throw new Error('p2l.js: the rig was freed');
+    return this.runtime.api;
+  }
+
+  /** Why the rig stopped working ('' while it works). */
+  failure() { return this.runtime.string(this.api.p2l_rig_failure(this.handle)); }
+
+  // --- parameters ---
+  /** A parameter's index from its id or index; -1 when there is none. */
+  parameterIndex(id) { return typeof id === 'number' ? id : this.parameters.findIndex((p) => p.id === id); }
+  /** Sets the host's value of a parameter (by id or index); layers apply over it. */
+  setParameter(id, value) {
+    const i = this.parameterIndex(id);
+    if (i >= 0) this.api.p2l_set_parameter(this.handle, i, value);
+  }
+  /** The host's pose, writable (a view). */
+  values() { return new Float32Array(this.api.memory.buffer, this.api.p2l_parameter_values(this.handle), this.parameters.length); }
+  /** The values the last evaluation used, after every layer (a view). */
+  current() { return new Float32Array(this.api.memory.buffer, this.api.p2l_parameter_current(this.handle), this.parameters.length); }
+
+  // --- time ---
+  /** Advances clips, expressions, behaviors, poses, physics and simulations by dt seconds, then evaluates. */
+  update(dt, stages = Stage.ALL) {
+    if (stages === Stage.ALL) this.api.p2l_update(this.handle, dt);
+    else this.api.p2l_update_stages(this.handle, dt, stages);
+  }
+  /** Evaluates the host's pose alone (no time passes). */
+  evaluate() { this.api.p2l_evaluate(this.handle); }
+
+  // --- outputs of the last evaluation ---
+  /** Mesh m's vertices, canvas pixels y down, x y per vertex (a view). */
+  vertices(m) { return new Float32Array(this.api.memory.buffer, this.api.p2l_mesh_vertices(this.handle, m), this.meshes[m].vertexCount * 2); }
+  /** Mesh m's texture coordinates (a view; they never change). */
+  uvs(m) { return new Float32Array(this.api.memory.buffer, this.api.p2l_mesh_uvs(this.handle, m), this.meshes[m].vertexCount * 2); }
+  /** Mesh m's triangle indices (a view; they never change). */
+  indices(m) {
+    return this.runtime.scratch(4, (at) => {
+      const pointer = this.api.p2l_mesh_indices(this.handle, m, at);
+      return new Uint32Array(this.api.memory.buffer, pointer, new Uint32Array(this.api.memory.buffer, at, 1)[0]);
+    });
+  }
+  opacity(m) { return this.api.p2l_mesh_opacity(this.handle, m); }
+  drawOrder(m) { return this.api.p2l_mesh_draw_order(this.handle, m); }
+  /** Mesh m's multiply and screen colours, three floats each. */
+  colors(m) {
+    this.api.p2l_mesh_colors(this.handle, m, this.vectorAt, this.vectorAt + 12);
+    const c = new Float32Array(this.api.memory.buffer, this.vectorAt, 6);
+    return { multiply: [c[0], c[1], c[2]], screen: [c[3], c[4], c[5]] };
+  }
+  /** What changed for mesh m since the evaluation before (P2L_MESH_* bits). */
+  changes(m) { return this.api.p2l_mesh_changes(this.handle, m); }
+  /** The meshes to draw, back to front (a view, valid until the next call). */
+  renderOrder() {
+    const n = this.api.p2l_render_order(this.handle, this.orderAt, this.meshes.length);
+    return new Uint32Array(this.api.memory.buffer, this.orderAt, Math.min(n, this.meshes.length));
+  }
+
+  // --- clips and events ---
+  /** Plays a clip (id or index) on layer 0, or on [layer] with [priority]; null stops it. */
+  play(clip, layer = 0, priority = 0) {
+    const index = clip == null ? -1 : typeof clip === 'number' ? clip : this.clips.indexOf(clip);
+    if (layer === 0 && priority === 0) this.api.p2l_play(this.handle, index);
+    else this.api.p2l_play_layer(this.handle, layer, index, priority);
+  }
+  /** The events the last update fired: { layer, clip, time, value }. */
+  events() {
+    const api = this.api;
+    return Array.from({ length: api.p2l_event_count(this.handle) }, (_, i) => {
+      const value = this.runtime.string(api.p2l_event(this.handle, i, this.vectorAt, this.vectorAt + 4, this.vectorAt + 8));
+      const ints = new Int32Array(api.memory.buffer, this.vectorAt, 2);
+      return { layer: ints[0] >>> 0, clip: this.clips[ints[1]] ?? null, time: new Float32Array(api.memory.buffer, this.vectorAt + 8, 1)[0], value };
+    });
+  }
+
+  // --- expressions, poses, behaviors ---
+  /** Fades an expression (id or index) in alone; null fades them all out. */
+  expression(id) { this.api.p2l_expression(this.handle, id == null ? -1 : typeof id === 'number' ? id : this.expressions.indexOf(id)); }
+  addExpression(id) { return !!this.api.p2l_expression_add(this.handle, typeof id === 'number' ? id : this.expressions.indexOf(id)); }
+  removeExpression(id) { return !!this.api.p2l_expression_remove(this.handle, typeof id === 'number' ? id : this.expressions.indexOf(id)); }
+  showPose(group, entry) { return !!this.api.p2l_pose_show(this.handle, group, entry); }
+  poseShown(group) { return this.api.p2l_pose_shown(this.handle, group); }
+  behaviors(flags) { this.api.p2l_behaviors(this.handle, flags); }
+  /** Where to look, each axis -1..1 (x right, y up). */
+  lookAt(x, y) { this.api.p2l_look_at(this.handle, x, y); }
+  /** Mouth opening 0..1 (lip sync must be among the behaviors). */
+  lipSync(level) { this.api.p2l_lip_sync(this.handle, level); }
+  /** The hit area under a canvas point, or null. */
+  hitTest(x, y) {
+    const i = this.api.p2l_hit_test(this.handle, x, y);
+    return i < 0 ? null : this.hitAreas[i];
+  }
+
+  // --- advanced mode ---
+  advancedAvailable() { return this.api.p2l_advanced_available(this.handle); }
+  /** Turns on what of [features] the file carries and can run; returns the features now on. */
+  setAdvanced(features) { return this.api.p2l_set_advanced(this.handle, features); }
+  resetSimulations() { this.api.p2l_sim_reset(this.handle); }
+  /** Wind besides each simulation's own, canvas px/s² (x right, y down). */
+  wind(x, y) { this.api.p2l_sim_wind(this.handle, x, y); }
+  /** The colliders as the last update placed them: [ax, ay, bx, by, radiusA, radiusB] each. */
+  colliders() {
+    const api = this.api;
+    const n = api.p2l_sim_colliders(this.handle, 0, 0);
+    return this.runtime.scratch(n * 24, (at) => {
+      api.p2l_sim_colliders(this.handle, at, n);
+      const flat = new Float32Array(api.memory.buffer, at, n * 6);
+      return Array.from({ length: n }, (_, i) => Array.from(flat.subarray(i * 6, i * 6 + 6)));
+    });
+  }
+  /** A bone's canvas frame [a, b, c, d, tx, ty] at the last evaluation (id or index), or null. */
+  boneTransform(id) {
+    const i = typeof id === 'number' ? id : this.bones.indexOf(id);
+    if (i < 0 || !this.api.p2l_bone_transform(this.handle, i, this.vectorAt)) return null;
+    return Array.from(new Float32Array(this.api.memory.buffer, this.vectorAt, 6));
+  }
+
+  /** Releases the rig; any further call throws. */
+  free() {
+    if (!this.handle) return;
+    const api = this.runtime.api;
+    api.p2l_dealloc(this.orderAt, Math.max(1, this.meshes.length) * 4);
+    api.p2l_dealloc(this.vectorAt, 24);
+    api.p2l_rig_free(this.handle);
+    this.handle = 0;
+  }
+}
