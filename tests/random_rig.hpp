@@ -1361,6 +1361,16 @@ class Generator {
 }  // namespace random_rig_detail
 
 // A valid rig drawn from `seed`; the same seed and options give the same rig everywhere.
+// [rig] with its extension chunks (BONE SKIN COLL SIMS) taken out: what a version-1 file,
+// or a runtime without advanced mode, keeps.
+inline p2l::Rig without_extensions(p2l::Rig rig) {
+  rig.bones.reset();
+  rig.skins.reset();
+  rig.colliders.reset();
+  rig.simulations.reset();
+  return rig;
+}
+
 inline p2l::Rig make_random_rig(std::uint64_t seed, const RandomRigOptions& options = {}) {
   return random_rig_detail::Generator(seed, options).run();
 }

@@ -7,6 +7,7 @@
 
 #include "eval/evaluate.hpp"
 #include "eval/grid.hpp"
+#include "ext/bones.hpp"
 #include "ext/state.hpp"
 #include "p2l/eval.hpp"
 
@@ -208,9 +209,7 @@ void hold_parameters(const AdvancedState& a, const ModelPlan& plan, InstanceStat
 std::span<const std::uint8_t> skipped_physics(const AdvancedState& a) { return a.skip_physics; }
 
 const ArcPlan* frame_arc(const AdvancedState& a, const ModelPlan& plan, std::size_t d) {
-  if (!(a.on & kExactLinks) || plan.arc_of[d] < 0) return nullptr;
-  const ArcPlan& arc = plan.arcs[static_cast<std::size_t>(plan.arc_of[d])];
-  return arc.declared ? &arc : nullptr;
+  return declared_arc(plan, d, (a.on & kExactLinks) != 0);
 }
 
 void along_arc(const ArcPlan& arc, const std::vector<Pivot>& forms, const float* values, Pivot& p) {

@@ -19,15 +19,11 @@ std::optional<Affine> affine_of(const Frame& f) {
   return Affine{f.cos * fx, -f.sin * fy, f.sin * fx, f.cos * fy, f.origin_x, f.origin_y};
 }
 
-namespace {
-
-const ArcPlan* arc_for(const eval::ModelPlan& plan, std::size_t d, bool arcs_on) {
+const ArcPlan* declared_arc(const eval::ModelPlan& plan, std::size_t d, bool arcs_on) {
   if (!arcs_on || d >= plan.arc_of.size() || plan.arc_of[d] < 0) return nullptr;
   const ArcPlan& arc = plan.arcs[static_cast<std::size_t>(plan.arc_of[d])];
   return arc.declared ? &arc : nullptr;
 }
-
-}  // namespace
 
 void ensure_virtual_frames(const Model& model, InstanceState& s, bool arcs_on) {
   if (s.virtual_frames_valid) return;
@@ -40,7 +36,7 @@ void ensure_virtual_frames(const Model& model, InstanceState& s, bool arcs_on) {
     eval::ChannelState state;
     // Virtual bones are rotations (validate() checks it): no lattice to write.
     s.virtual_frames[i] = eval::deformer_frame(d, model.plan().deformers[core + i], parent_frame, s.normalized.data(),
-                                               s.cells.data(), nullptr, arc_for(model.plan(), core + i, arcs_on), state);
+                                               s.cells.data(), nullptr, declared_arc(model.plan(), core + i, arcs_on), state);
   }
   s.virtual_frames_valid = true;
 }
@@ -86,7 +82,7 @@ void FrameSet::evaluate(const Model& model, const InstanceState& s, const float*
     const eval::DeformerPlan& dp = plan.deformers[d];
     float* points = def.kind == DeformerKind::Warp ? points_.data() + dp.points_offset : nullptr;
     eval::ChannelState state;
-    frames_[k] = eval::deformer_frame(def, dp, parent, values, cells_.data(), points, arc_for(plan, d, arcs_on), state);
+    frames_[k] = eval::deformer_frame(def, dp, parent, values, cells_.data(), points, declared_arc(plan, d, arcs_on), state);
   }
 }
 

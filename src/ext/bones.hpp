@@ -15,6 +15,10 @@
 
 namespace p2l::ext {
 
+// The arc H2 puts on deformer or virtual bone [d] with exact links [arcs_on], or null: a DEFM
+// rotation's only when BONE's header declares it.
+const eval::ArcPlan* declared_arc(const eval::ModelPlan& plan, std::size_t d, bool arcs_on);
+
 // A rotation frame as an affine map (flips and scale, then the turn, then the origin);
 // nothing for a warp, whose map is not affine.
 std::optional<Affine> affine_of(const eval::Frame& f);

@@ -218,36 +218,36 @@ void SkinRun::fit(const Model& model, InstanceState& s, bool arcs_on, std::strin
     }
     for (std::size_t v = first; v < first + count; ++v) {
       const float x = rest_[v * 2], y = rest_[v * 2 + 1];
-      auto at = [&](std::size_t i, std::size_t b, float& ox, float& oy) { apply(carried[i * bones + b], x, y, ox, oy); };
+      // Calls f(xi, xj, q) per sample: bones bi's and bj's carries of the vertex, and the bake.
+      auto each_sample = [&](std::uint32_t bi, std::uint32_t bj, auto&& f) {
+        for (std::size_t i = 0; i < samples; ++i) {
+          float xi[2], xj[2];
+          apply(carried[i * bones + bi], x, y, xi[0], xi[1]);
+          apply(carried[i * bones + bj], x, y, xj[0], xj[1]);
+          f(xi, xj, &baked[(i * block + (v - first)) * 2]);
+        }
+      };
       float best_error = std::numeric_limits<float>::infinity();
       for (std::uint32_t bi = 0; bi < bones; ++bi) {
         for (std::uint32_t bj = bi; bj < (pairs_on ? bones : bi + 1); ++bj) {
           // The weight along the segment from bone i's carry to bone j's that best meets the
           // bake over the samples, then its squared error.
           float num = 0, den = 0;
-          for (std::size_t i = 0; i < samples; ++i) {
-            float xi[2], xj[2];
-            at(i, bi, xi[0], xi[1]);
-            at(i, bj, xj[0], xj[1]);
-            const float* q = &baked[(i * block + (v - first)) * 2];
+          each_sample(bi, bj, [&](const float* xi, const float* xj, const float* q) {
             for (int c = 0; c < 2; ++c) {
               const float e = xj[c] - xi[c], r = q[c] - xi[c];
               num += r * e;
               den += e * e;
             }
-          }
+          });
           const float w = (bi == bj || den <= 1e-12f) ? 0.0f : std::clamp(num / den, 0.0f, 1.0f);
           float error = 0;
-          for (std::size_t i = 0; i < samples; ++i) {
-            float xi[2], xj[2];
-            at(i, bi, xi[0], xi[1]);
-            at(i, bj, xj[0], xj[1]);
-            const float* q = &baked[(i * block + (v - first)) * 2];
+          each_sample(bi, bj, [&](const float* xi, const float* xj, const float* q) {
             for (int c = 0; c < 2; ++c) {
               const float r = xi[c] + (xj[c] - xi[c]) * w - q[c];
               error += r * r;
             }
-          }
+          });
           // Ties go to the first found, rigid on one bone: fewer moving parts.
           if (error < best_error - 1e-6f) {
             best_error = error;

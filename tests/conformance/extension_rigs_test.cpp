@@ -33,14 +33,6 @@ RandomRigOptions with_extensions(RandomRigOptions o = {}) {
   return o;
 }
 
-p2l::Rig without_extensions(p2l::Rig rig) {
-  rig.bones.reset();
-  rig.skins.reset();
-  rig.colliders.reset();
-  rig.simulations.reset();
-  return rig;
-}
-
 std::string seed_text(std::uint64_t seed) { return "seed " + std::to_string(seed); }
 
 bool dropped_starts(const std::vector<std::string>& dropped, const std::string& prefix) {
@@ -122,7 +114,7 @@ TEST(ExtensionRigs, VersionOneDropsTheExtensionChunks) {
       ++failures;
       continue;
     }
-    if (!(*loaded.rig == without_extensions(rig))) {
+    if (!(*loaded.rig == p2l_test::without_extensions(rig))) {
       ADD_FAILURE() << seed_text(seed) << ": the v1 rig is not the rig without its extension chunks";
       ++failures;
     }
@@ -152,7 +144,7 @@ TEST(ExtensionRigs, CoreUnchanged) {
       EXPECT_EQ(extended.draw_groups, plain.draw_groups) << seed_text(seed);
       EXPECT_EQ(extended.physics, plain.physics) << seed_text(seed);
       EXPECT_EQ(extended.clips, plain.clips) << seed_text(seed);
-      if (!(without_extensions(extended) == plain)) {
+      if (!(p2l_test::without_extensions(extended) == plain)) {
         ADD_FAILURE() << seed_text(seed) << ": turning extensions on changes more than the extension chunks";
         ++failures;
       }

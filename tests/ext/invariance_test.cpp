@@ -23,14 +23,6 @@ p2l_test::RandomRigOptions with_extensions() {
   return o;
 }
 
-p2l::Rig without_extensions(p2l::Rig r) {
-  r.bones.reset();
-  r.skins.reset();
-  r.colliders.reset();
-  r.simulations.reset();
-  return r;
-}
-
 std::shared_ptr<const p2l::Model> model_of(p2l::Rig r) {
   auto m = p2l::Model::create(std::make_shared<const p2l::Rig>(std::move(r)));
   EXPECT_TRUE(m) << m.error.to_string();
@@ -72,7 +64,7 @@ TEST(ExtensionInvariance, OffIsTheCoreEvaluationWithOrWithoutTheChunks) {
     const p2l::Rig rig = p2l_test::make_random_rig(seed, with_extensions());
     if (!rig.bones && !rig.skins && !rig.colliders && !rig.simulations) continue;
     ++with_chunks;
-    p2l::Instance a(model_of(rig)), b(model_of(without_extensions(rig)));
+    p2l::Instance a(model_of(rig)), b(model_of(p2l_test::without_extensions(rig)));
     p2l::Animator aa(a.model_ptr()), ab(b.model_ptr());
     for (int k = 0; k < 6; ++k) {
       const auto values = pose(rig, seed, k);
@@ -113,12 +105,12 @@ TEST(ExtensionInvariance, AdvancedDataNeverChangesTheCoreChunks) {
   // (the string table differs by the extensions' ids only, so the comparison is of content).
   for (std::uint64_t seed = 0; seed < 50; ++seed) {
     const p2l::Rig rig = p2l_test::make_random_rig(seed, with_extensions());
-    const auto a = p2l::write(rig), b = p2l::write(without_extensions(rig));
+    const auto a = p2l::write(rig), b = p2l::write(p2l_test::without_extensions(rig));
     ASSERT_TRUE(a) << a.error.to_string();
     ASSERT_TRUE(b) << b.error.to_string();
     const auto la = p2l::load(a.bytes), lb = p2l::load(b.bytes);
     ASSERT_TRUE(la && lb);
-    EXPECT_TRUE(without_extensions(*la.rig) == *lb.rig) << "seed " << seed;
+    EXPECT_TRUE(p2l_test::without_extensions(*la.rig) == *lb.rig) << "seed " << seed;
     // And evaluating with them on never writes into the rig: it is shared and immutable.
     auto model = model_of(rig);
     p2l::Instance in(model);
