@@ -29,10 +29,26 @@ if [[ "$(dirname "$ZSTD")" != "$(dirname "$ZLIB")" ]]; then
   exit 1
 fi
 
+# glibc 2.36's float math (sinf, cosf, atan2f, powf, hypotf): the module computes them as the
+# native build does. Debian's glibc-source package (scripts/setup.sh --wasm) carries the
+# pristine upstream tarball; the ten files are unpacked from it into the cache.
+GLIBC_TARBALL=$(ls /usr/src/glibc/glibc-2.36.tar.xz 2>/dev/null || true)
+if [[ -z "$GLIBC_TARBALL" ]]; then
+  echo "wasm: /usr/src/glibc/glibc-2.36.tar.xz is missing (Debian package glibc-source)" >&2
+  exit 1
+fi
+verify /usr/src/glibc glibc-2.36.tar.xz 95f0ed7a02f15857fe725c510e0e2cb9050fb7793bcde4cc72ddf8def40d5cf8
+GLIBC_LIBM="${P2L_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/p2lrt}/glibc-2.36-libm"
+if [[ ! -f "$GLIBC_LIBM/math_errf.c" ]]; then
+  rm -rf "$GLIBC_LIBM.tmp" && mkdir -p "$GLIBC_LIBM.tmp"
+  tar -xJf "$GLIBC_TARBALL" -C "$GLIBC_LIBM.tmp" --strip-components=4 glibc-2.36/sysdeps/ieee754/flt-32
+  rm -rf "$GLIBC_LIBM" && mv "$GLIBC_LIBM.tmp" "$GLIBC_LIBM"
+fi
+
 GENERATOR=()
 command -v ninja > /dev/null && GENERATOR=(-G Ninja)
 cmake -S web -B build-wasm "${GENERATOR[@]}" -DCMAKE_TOOLCHAIN_FILE="$PWD/cmake/wasi-clang.cmake" \
-  -DCMAKE_BUILD_TYPE=MinSizeRel -DP2L_DECODERS="$(dirname "$ZSTD")" > /dev/null
+  -DCMAKE_BUILD_TYPE=MinSizeRel -DP2L_DECODERS="$(dirname "$ZSTD")" -DP2L_GLIBC_LIBM="$GLIBC_LIBM" > /dev/null
 cmake --build build-wasm -j 2
 
 wasm=build-wasm/p2l.wasm

@@ -4,6 +4,7 @@
 // Cubism mode and with every advanced feature on, then a few p2l_update steps - with every
 // float printed so that it reads back to the same bits.
 //   p2l_make_wasm_cases OUT_DIR [COUNT]
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -84,7 +85,13 @@ int main(int argc, char** argv) {
     std::ofstream out(dir / (stem + ".json"));
     out << "{\"available\":" << p2l_advanced_available(rig) << ",\"runs\":[";
     bool first = true;
-    for (std::uint32_t advanced : {0u, p2l_advanced_available(rig)}) {
+    // Cubism mode, each feature the file carries alone, then all of them: a difference then
+    // names the feature it comes from.
+    const std::uint32_t available = p2l_advanced_available(rig);
+    std::vector<std::uint32_t> modes;
+    for (const std::uint32_t bits : {0u, 1u, 2u, 4u, 12u, 15u})
+      if (std::find(modes.begin(), modes.end(), bits & available) == modes.end()) modes.push_back(bits & available);
+    for (const std::uint32_t advanced : modes) {
       p2l_set_advanced(rig, advanced);
       for (int k = 0; k < 4; ++k) {
         // A pose within and beyond each range, then an evaluation and two updates.

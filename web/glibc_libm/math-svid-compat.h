@@ -1,0 +1,2 @@
+/* glibc-internal header name; see shim.h. */
+#include "shim.h"
