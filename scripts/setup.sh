@@ -6,9 +6,13 @@ set -euo pipefail
 packages=(cmake ninja-build g++ pkg-config zlib1g-dev libzstd-dev nlohmann-json3-dev libcli11-dev
           libgtest-dev libgmock-dev libbenchmark-dev libssl-dev libpng-dev)
 [[ "${1:-}" == "--fuzz" ]] && packages+=(clang-14 libclang-rt-14-dev)
-# The WebAssembly build (scripts/wasm.sh): clang 19 with wasi-libc and libc++ for wasm32.
+# The WebAssembly build (scripts/wasm.sh): clang 19 with wasi-libc and libc++ for wasm32, glibc's
+# source (its float math, see web/CMakeLists.txt) and binaryen (wasm-opt).
 [[ "${1:-}" == "--wasm" ]] && packages+=(clang-19 lld-19 wasi-libc libc++-19-dev-wasm32 libc++abi-19-dev-wasm32
-                                         libclang-rt-19-dev-wasm32 llvm-19 glibc-source)
+                                         libclang-rt-19-dev-wasm32 llvm-19 glibc-source binaryen)
+# The browser tests (scripts/browser_test.sh): Chromium, headless, drawing WebGL2 through
+# SwiftShader.
+[[ "${1:-}" == "--browser" ]] && packages+=(chromium)
 # node and npm run the official Cubism Core for the fidelity tests; a machine that has them
 # already (from Debian or elsewhere) keeps its own.
 if ! command -v node > /dev/null || ! command -v npm > /dev/null; then

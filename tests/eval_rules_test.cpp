@@ -104,6 +104,32 @@ TEST(EvalRules, MissingCellsOfASparseGridCountAsZeroForms) {
   for (std::size_t i = 0; i < want.size(); ++i) EXPECT_NEAR(in.vertices(0)[i], want[i], 1e-4) << i;
 }
 
+TEST(EvalRules, AGridWithFarMoreKeyCombinationsThanCellsFindsEachCell) {
+  // Three axes of five keys (125 combinations) and three cells: the plan keeps a sorted list
+  // rather than a table. The cells are listed out of coordinate order, so a cell found by
+  // its position in the file instead of its coordinates moves the wrong vertex.
+  p2l::Mesh m = mesh("m", -1, {0, 0, 0, 0, 0, 0, 0, 0});
+  m.geometry->uvs = std::vector<float>(8, 0.0f);
+  p2l::Grid<p2l::Array<float>> g;
+  g.axes = {{0, {0, 1, 2, 3, 4}}, {1, {0, 1, 2, 3, 4}}, {2, {0, 1, 2, 3, 4}}};
+  g.coords = {4, 4, 4, 0, 0, 0, 1, 0, 0};
+  for (int i = 0; i < 3; ++i) {
+    std::vector<float> form(8, 0.0f);
+    form[static_cast<std::size_t>(i) * 2] = 1;
+    g.forms.push_back(form);
+  }
+  m.keyforms = g;
+  auto in = instance_of(rig({param("A", 0, 4, 0), param("B", 0, 4, 0), param("C", 0, 4, 0)}, {}, {m}));
+  set(in, {4, 4, 4});
+  EXPECT_EQ(std::vector<float>(in.vertices(0).begin(), in.vertices(0).end()), (std::vector<float>{1, 0, 0, 0, 0, 0, 0, 0}));
+  set(in, {0.25f, 0, 0});
+  EXPECT_EQ(std::vector<float>(in.vertices(0).begin(), in.vertices(0).end()),
+            (std::vector<float>{0, 0, 0.75f, 0, 0.25f, 0, 0, 0}));
+  set(in, {2, 2, 2});
+  EXPECT_EQ(std::vector<float>(in.vertices(0).begin(), in.vertices(0).end()), std::vector<float>(8, 0.0f))
+      << "no cell at (2, 2, 2): nothing moves";
+}
+
 TEST(EvalRules, FlagChannelsTakeTheKeyAtOrBelowTheValue) {
   // A rotation at (100, 100) flipping x from key 0.5 of A; the mesh point (10, 0) lands at
   // x 110 unflipped, 90 flipped.

@@ -2,6 +2,9 @@
 // refuse it with the right error code, naming the chunk (and an offset where one exists).
 // Each test starts from a valid file written by p2l::write, so the mutation is the only
 // thing wrong with it.
+#include <algorithm>
+#include <cstring>
+
 #include "format/compression.hpp"
 #include "format/container.hpp"
 #include "small_rig.hpp"
@@ -276,6 +279,23 @@ TEST(ReaderRules, DeformerParentAfterChildIsRefused) {
   put_u32(f, defm + 9, 1);  // the warp's parent becomes the rotation after it
   refresh_crc(f, "DEFM");
   expect_refused(f, ErrorCode::BadStructure, "DEFM", "must come before it");
+}
+
+TEST(ReaderRules, KeysThatDescendAreRefusedNamingTheKey) {
+  // Mesh A's keyform axis has keys -30, 30 (two f32s in MESH); 30 becomes -40.5.
+  auto f = small_file();
+  std::size_t mesh = chunk_offset(f, "MESH");
+  std::size_t len = get_u64(f, entry_at(static_cast<std::size_t>(find_entry(f, "MESH"))) + 16);
+  std::uint8_t keys[8];
+  const float pair[2] = {-30.0f, 30.0f};
+  std::memcpy(keys, pair, sizeof keys);
+  auto it = std::search(f.begin() + static_cast<long>(mesh), f.begin() + static_cast<long>(mesh + len),
+                        std::begin(keys), std::end(keys));
+  ASSERT_NE(it, f.begin() + static_cast<long>(mesh + len));
+  const float lower = -40.5f;
+  std::memcpy(&*(it + 4), &lower, 4);
+  refresh_crc(f, "MESH");
+  expect_refused(f, ErrorCode::BadStructure, "MESH", "key 1 (-40.5) is below the one before it");
 }
 
 TEST(ReaderRules, MeshIndexOutOfRangeIsRefused) {

@@ -1,10 +1,11 @@
 // Software rendering through the C API: p2l_render and p2l_render_texture over the rig's
 // p2l::Renderer, which shares the model's decoded pages with every other rig of the model.
 #include <cstdint>
-#include <cstdio>
 #include <memory>
 #include <span>
+#include <string>
 
+#include "base/exceptions.hpp"
 #include "capi/handle.hpp"
 #include "p2l/render.hpp"
 #include "render/report.hpp"
@@ -15,10 +16,12 @@ constexpr std::uint64_t kMaxPixels = std::uint64_t{1} << 28;
 
 // A page that does not decode goes to the host's log, once per model (its pages decode once).
 void report_page(std::uint32_t page, const char* reason) noexcept {
-  char message[512];
-  std::snprintf(message, sizeof message, "Texture page %u is not a PNG the renderer reads: %s", static_cast<unsigned>(page),
-                reason != nullptr ? reason : "");
-  p2l::capi::log(P2L_LOG_WARNING, message);
+  P2L_TRY {
+    const std::string message = "Texture page " + std::to_string(page) + " is not a PNG the renderer reads: " +
+                                (reason != nullptr ? reason : "");
+    p2l::capi::log(P2L_LOG_WARNING, message.c_str());
+  }
+  P2L_CATCH_ALL {}
 }
 
 p2l::Renderer& renderer_of(P2lRig& rig) {

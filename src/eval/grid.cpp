@@ -43,9 +43,18 @@ void GridPlan::build(const std::vector<Axis>& axes, const std::vector<std::uint1
     dense_.assign(static_cast<std::size_t>(combinations), std::numeric_limits<std::uint32_t>::max());
     for (std::size_t c = 0; c < cells; ++c) dense_[static_cast<std::size_t>(dense_number(c))] = static_cast<std::uint32_t>(c);
   } else {
-    sparse_.reserve(cells);
-    for (std::size_t c = 0; c < cells; ++c) sparse_.emplace_back(dense_number(c), static_cast<std::uint32_t>(c));
-    std::sort(sparse_.begin(), sparse_.end());
+    // Sorting the numbers alone and placing each cell by bisection (rather than sorting
+    // number-cell pairs) shares the one sort of 64-bit numbers the library has anyway, which
+    // keeps the WebAssembly module smaller. The numbers are unique: Model::create validates
+    // the rig first, and validation refuses two cells at one coordinate.
+    sparse_numbers_.resize(cells);
+    for (std::size_t c = 0; c < cells; ++c) sparse_numbers_[c] = dense_number(c);
+    std::sort(sparse_numbers_.begin(), sparse_numbers_.end());
+    sparse_cells_.assign(cells, 0);
+    for (std::size_t c = 0; c < cells; ++c) {
+      const auto at = std::lower_bound(sparse_numbers_.begin(), sparse_numbers_.end(), dense_number(c));
+      sparse_cells_[static_cast<std::size_t>(at - sparse_numbers_.begin())] = static_cast<std::uint32_t>(c);
+    }
   }
 }
 
@@ -54,8 +63,10 @@ std::int64_t GridPlan::find(std::uint64_t dense) const {
     std::uint32_t cell = dense < dense_.size() ? dense_[static_cast<std::size_t>(dense)] : std::numeric_limits<std::uint32_t>::max();
     return cell == std::numeric_limits<std::uint32_t>::max() ? std::int64_t{-1} : std::int64_t{cell};
   }
-  auto it = std::lower_bound(sparse_.begin(), sparse_.end(), std::pair<std::uint64_t, std::uint32_t>{dense, 0});
-  return it != sparse_.end() && it->first == dense ? std::int64_t{it->second} : std::int64_t{-1};
+  const auto it = std::lower_bound(sparse_numbers_.begin(), sparse_numbers_.end(), dense);
+  return it != sparse_numbers_.end() && *it == dense
+             ? std::int64_t{sparse_cells_[static_cast<std::size_t>(it - sparse_numbers_.begin())]}
+             : std::int64_t{-1};
 }
 
 std::size_t GridPlan::weights(const float* values, CellWeight* out) const {
@@ -104,7 +115,9 @@ std::size_t GridPlan::weights(const float* values, CellWeight* out) const {
   // The cell walk visits cells by ascending dense number, which is the corner order: an
   // active axis has two keys or more, so each one's stride exceeds the sum of the strides
   // of the active axes before it. The weights multiply in the same axis order as above.
-  for (const auto& [dense, cell] : sparse_) {
+  for (std::size_t i = 0; i < sparse_numbers_.size(); ++i) {
+    const std::uint64_t dense = sparse_numbers_[i];
+    const std::uint32_t cell = sparse_cells_[i];
     float weight = 1.0f;
     bool inside = true;
     std::size_t j = 0;

@@ -64,9 +64,10 @@ class GridPlan {
   std::size_t cells_ = 0;
   // Dense number -> cell: a full table when the key combinations are few compared with
   // the cells, else a sorted list searched by bisection (memory stays proportional to
-  // the file whatever its keys multiply to).
+  // the file whatever its keys multiply to: the dense numbers in order, and each one's cell).
   std::vector<std::uint32_t> dense_;
-  std::vector<std::pair<std::uint64_t, std::uint32_t>> sparse_;
+  std::vector<std::uint64_t> sparse_numbers_;
+  std::vector<std::uint32_t> sparse_cells_;
 };
 
 }  // namespace p2l::eval

@@ -1,4 +1,5 @@
 #include "format/validate.hpp"
+#include "base/decimal.hpp"
 
 #include <algorithm>
 #include <string>
@@ -72,7 +73,7 @@ class Validator {
     for (std::size_t k = 1; k < keys.size(); ++k)
       if (keys[k] < keys[k - 1]) {
         fail(chunk, record, ErrorCode::BadStructure,
-             who + ": keys must ascend, key " + std::to_string(k) + " (" + std::to_string(keys[k]) +
+             who + ": keys must ascend, key " + std::to_string(k) + " (" + decimal(keys[k]) +
                  ") is below the one before it");
         return;
       }
