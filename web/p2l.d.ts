@@ -10,6 +10,14 @@ export interface MeshInfo {
   part: number; masks: number[]; invertMask: boolean;
 }
 export interface ClipEvent { layer: number; clip: string | null; time: number; value: string; }
+export interface PartGroup { mode: number; blend: number; alphaBlend: number; invertMask: boolean; }
+export interface GroupComposite { opacity: number; multiply: [number, number, number]; screen: [number, number, number]; }
+export interface TexturePage { kind: number; width: number; height: number; uri: string; }
+export interface PanelNode {
+  parameter: number; children: number; open: boolean; id: string; name: string;
+  label: { kind: number; preset: string; argb: number };
+}
+export interface ClipInfo { name: string; group: string; duration: number; fps: number; looping: boolean; fadeIn: number; fadeOut: number; }
 
 export declare class Runtime {
   static load(source: string | URL | BufferSource | WebAssembly.Module): Promise<Runtime>;
@@ -64,5 +72,23 @@ export declare class Rig {
   wind(x: number, y: number): void;
   colliders(): number[][];
   boneTransform(id: string | number): number[] | null;
+  /** Mesh indices, -2 - part opening an isolated group's layer, -1 closing it (a copy). */
+  renderCommands(): Int32Array;
+  partGroup(part: number): PartGroup | null;
+  partMasks(part: number): Uint32Array;
+  partComposite(part: number): GroupComposite | null;
+  textures(): TexturePage[];
+  /** An embedded PNG page's bytes (a copy), or null. */
+  texturePng(page: number): Uint8Array | null;
+  parameterSnaps(id: string | number): number[];
+  parameterFlags(id: string | number): number;
+  roleParameters(role: string): number[];
+  panel(): { nodes: PanelNode[]; joysticks: [number, number][] };
+  hitAreaName(id: string | number): string;
+  hitAreaMeshes(id: string | number): number[];
+  clipInfo(id: string | number): ClipInfo | null;
+  clipPlaying(): number;
+  expressionName(id: string | number): string;
+  meta(): [string, string][];
   free(): void;
 }

@@ -258,6 +258,127 @@ export class Rig {
     return Array.from(new Float32Array(this.api.memory.buffer, this.vectorAt, 6));
   }
 
+  // --- what a player draws besides meshes (isolated groups, texture pages) ---
+  /** The render order with isolated groups marked (p2l_render_commands): a mesh index, -2 - part
+   *  opening the layer of an isolated part, or -1 closing the innermost one. A copy. */
+  renderCommands() {
+    const api = this.api;
+    const n = api.p2l_render_commands(this.handle, 0, 0);
+    return this.runtime.scratch(n * 4, (at) => {
+      api.p2l_render_commands(this.handle, at, n);
+      return Int32Array.from(new Int32Array(api.memory.buffer, at, n));
+    });
+  }
+  /** How part p groups the meshes under it: mode 0 pass-through, 1 sorted, 2 isolated, with the
+   *  isolated layer's blend, alpha blend and mask inversion; null for no such part. */
+  partGroup(part) {
+    const api = this.api;
+    const mode = api.p2l_part_group(this.handle, part, this.vectorAt, this.vectorAt + 4, this.vectorAt + 8);
+    if (mode < 0) return null;
+    const ints = new Int32Array(api.memory.buffer, this.vectorAt, 2);
+    return { mode, blend: ints[0], alphaBlend: ints[1], invertMask: new Uint8Array(api.memory.buffer, this.vectorAt + 8, 1)[0] !== 0 };
+  }
+  /** The meshes masking part p's isolated group. */
+  partMasks(part) { return this.list((at, n) => this.api.p2l_part_masks(this.handle, part, at, n), Uint32Array); }
+  /** Part p's isolated-group opacity and colours at the last evaluation, or null. */
+  partComposite(part) {
+    const api = this.api;
+    return this.runtime.scratch(28, (at) => {
+      if (!api.p2l_part_composite(this.handle, part, at, at + 4, at + 16)) return null;
+      const c = new Float32Array(api.memory.buffer, at, 7);
+      return { opacity: c[0], multiply: [c[1], c[2], c[3]], screen: [c[4], c[5], c[6]] };
+    });
+  }
+  /** The texture pages: { kind (0 PNG, 1 KTX2, 2 file, -1 none), width, height, uri }. */
+  textures() {
+    const api = this.api;
+    return Array.from({ length: api.p2l_texture_count(this.handle) }, (_, page) => this.runtime.scratch(16, (at) => {
+      const uri = this.runtime.string(api.p2l_texture_info(this.handle, page, at, at + 4, at + 8, 0, 0));
+      const [kind, width, height] = new Int32Array(api.memory.buffer, at, 3);
+      return { kind, width: width >>> 0, height: height >>> 0, uri };
+    }));
+  }
+  /** An embedded PNG page's bytes (a copy), or null for a page that is not one. */
+  texturePng(page) {
+    const api = this.api;
+    return this.runtime.scratch(12, (at) => {
+      const pointer = api.p2l_texture_png(this.handle, page, at, at + 4, at + 8);
+      const length = new Uint32Array(api.memory.buffer, at, 1)[0];
+      return pointer && length ? new Uint8Array(api.memory.buffer, pointer, length).slice() : null;
+    });
+  }
+
+  // --- descriptions for a user interface ---
+  /** The values a panel snaps parameter (id or index) to, ascending. */
+  parameterSnaps(id) { return Array.from(this.list((at, n) => this.api.p2l_parameter_snaps(this.handle, this.parameterIndex(id), at, n), Float32Array)); }
+  /** Parameter flags: 1 repeat (wraps around its range), 2 blend shape. */
+  parameterFlags(id) { return this.api.p2l_parameter_flags(this.handle, this.parameterIndex(id)); }
+  /** The parameters the file gives [role] (e.g. 'LipSync'), in file order. */
+  roleParameters(role) {
+    const bytes = new TextEncoder().encode(`${role}\0`);
+    return this.runtime.scratch(bytes.length, (name) => {
+      new Uint8Array(this.api.memory.buffer, name, bytes.length).set(bytes);
+      return Array.from(this.list((at, n) => this.api.p2l_role_parameters(this.handle, name, at, n), Uint32Array));
+    });
+  }
+  /** The file's parameter panel (PGUI): nodes in pre-order ({ parameter (-1 for a group),
+   *  children, open, id, name, label: { kind, preset, argb } }) and joysticks ([horizontal,
+   *  vertical] parameter pairs). Both empty when the file has no panel. */
+  panel() {
+    const { runtime, handle } = this;
+    const api = this.api;
+    const pairs = Array.from(this.list((at, n) => api.p2l_gui_joysticks(handle, at, n), Uint32Array, 2));
+    const joysticks = Array.from({ length: pairs.length / 2 }, (_, j) => [pairs[2 * j], pairs[2 * j + 1]]);
+    const nodes = Array.from({ length: api.p2l_gui_node_count(handle) }, (_, i) => runtime.scratch(16, (at) => {
+      api.p2l_gui_node(handle, i, at, at + 4, at + 8);
+      const [parameter, children] = new Int32Array(api.memory.buffer, at, 2);
+      const open = new Uint8Array(api.memory.buffer, at + 8, 1)[0] !== 0;
+      const kind = api.p2l_gui_node_label(handle, i, at, at + 4);
+      const preset = runtime.string(new Uint32Array(api.memory.buffer, at, 1)[0]);
+      const argb = new Uint32Array(api.memory.buffer, at + 4, 1)[0];
+      return { parameter, children: children >>> 0, open, id: runtime.string(api.p2l_gui_node_id(handle, i)),
+               name: runtime.string(api.p2l_gui_node_name(handle, i)), label: { kind, preset, argb } };
+    }));
+    return { nodes, joysticks };
+  }
+  /** A hit area's display name (id or index). */
+  hitAreaName(id) { return this.runtime.string(this.api.p2l_hit_area_name(this.handle, typeof id === 'number' ? id : this.hitAreas.indexOf(id))); }
+  /** The meshes of a hit area (id or index). */
+  hitAreaMeshes(id) {
+    const index = typeof id === 'number' ? id : this.hitAreas.indexOf(id);
+    return Array.from(this.list((at, n) => this.api.p2l_hit_area_meshes(this.handle, index, at, n), Uint32Array));
+  }
+  /** A clip's name, group ('' for none) and timing: { name, group, duration, fps, looping, fadeIn, fadeOut }. */
+  clipInfo(id) {
+    const index = typeof id === 'number' ? id : this.clips.indexOf(id);
+    const api = this.api;
+    const ok = api.p2l_clip_info(this.handle, index, this.vectorAt, this.vectorAt + 4, this.vectorAt + 8, this.vectorAt + 12, this.vectorAt + 16);
+    if (!ok) return null;
+    const f = new Float32Array(api.memory.buffer, this.vectorAt, 5);
+    return { name: this.runtime.string(api.p2l_clip_name(this.handle, index)), group: this.runtime.string(api.p2l_clip_group(this.handle, index)),
+             duration: f[0], fps: f[1], looping: new Uint8Array(api.memory.buffer, this.vectorAt + 8, 1)[0] !== 0, fadeIn: f[3], fadeOut: f[4] };
+  }
+  /** Layer 0's clip index, or -1. */
+  clipPlaying() { return this.api.p2l_clip_playing(this.handle); }
+  /** An expression's display name (id or index). */
+  expressionName(id) { return this.runtime.string(this.api.p2l_expression_name(this.handle, typeof id === 'number' ? id : this.expressions.indexOf(id))); }
+  /** The file's generator information: [key, value] pairs in file order. */
+  meta() {
+    const api = this.api;
+    return Array.from({ length: api.p2l_meta_count(this.handle) }, (_, i) =>
+      [this.runtime.string(api.p2l_meta_key(this.handle, i)), this.runtime.string(api.p2l_meta_value(this.handle, i))]);
+  }
+
+  /** A copy of what a count-then-fill C call gives: fill(at, capacity) returns the total count;
+   *  [per] values make one item. */
+  list(fill, Type, per = 1) {
+    const n = fill(0, 0);
+    return this.runtime.scratch(n * per * 4, (at) => {
+      fill(at, n);
+      return Type.from(new Type(this.api.memory.buffer, at, n * per));
+    });
+  }
+
   /** Releases the rig; any further call throws. */
   free() {
     if (!this.handle) return;

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# The player page in a real browser: Debian's Chromium (headless, WebGL2 through SwiftShader)
+# driven by playwright-core from npm, checked against the native software renderer
+# (web/test/browser.mjs says what is checked and with which tolerance). Steps: Chromium
+# (scripts/setup.sh --browser), the WebAssembly module (scripts/wasm.sh), the native p2lrt tool
+# (from P2L_NATIVE_BUILD, else a Release build in build-browser/), playwright-core 1.65.1 into
+# the cache outside the repository (sha256 pinned), the site staged (scripts/serve.sh
+# --stage-only), Haru imported from the official Cubism sample when npm can fetch it (into
+# build-browser/, never the repository), then the server started, the test run and the server
+# stopped.
+#   scripts/browser_test.sh            artefacts (both renderers' images, differences) in build-browser/browser-test/
+set -euo pipefail
+cd "$(dirname "$0")/.."
+started=$(date +%s)
+
+bash scripts/setup.sh --browser
+CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
+
+# The module, built or brought up to date.
+bash scripts/wasm.sh > /dev/null
+
+# The native p2lrt tool: from a build directory the caller names (P2L_NATIVE_BUILD, e.g. the
+# test suite's build-test), else a Release build of its own in build-browser/.
+mkdir -p build-browser
+native=${P2L_NATIVE_BUILD:-build-browser}
+if [[ -z "${P2L_NATIVE_BUILD:-}" ]]; then
+  GENERATOR=()
+  command -v ninja > /dev/null && GENERATOR=(-G Ninja)
+  cmake -S . -B build-browser "${GENERATOR[@]}" -DCMAKE_BUILD_TYPE=Release > /dev/null
+fi
+cmake --build "$native" --target p2lrt -j 2 | grep -v "^ninja: no work to do" || true
+P2LRT=$native/p2lrt
+[[ -x "$P2LRT" ]] || { echo "browser_test: $P2LRT did not build" >&2; exit 1; }
+
+# playwright-core (Apache-2.0): the browser driver alone, no browsers of its own.
+PLAYWRIGHT_VERSION=1.65.1
+PLAYWRIGHT_SHA256=6f5a60be62a4fddfbe7d10c448d8fbd54547da3358f2f8a04211440471ee863e
+PLAYWRIGHT=$(scripts/npm_fetch.sh playwright-core "$PLAYWRIGHT_VERSION" index.mjs)
+if ! echo "$PLAYWRIGHT_SHA256  $PLAYWRIGHT/playwright-core-$PLAYWRIGHT_VERSION.tgz" | sha256sum --check --status; then
+  echo "browser_test: $PLAYWRIGHT/playwright-core-$PLAYWRIGHT_VERSION.tgz does not have the expected sha256 $PLAYWRIGHT_SHA256" >&2
+  exit 1
+fi
+
+SITE=$(bash scripts/serve.sh --stage-only)
+
+# Haru (Live2D's licences: never in the repository, nothing derived from it either).
+HARU=()
+rm -f "$SITE/haru.p2lrt"
+if CORE=$(bash scripts/fetch_cubism_core.sh 2> build-browser/cubism-fetch.log); then
+  MODEL=$CORE/package/characters/haru_greeter_pro_jp/runtime/haru_greeter_t03.model3.json
+  if "$P2LRT" import "$MODEL" -o build-browser/haru.p2lrt > build-browser/haru-import.log 2>&1; then
+    ln -sfn "$PWD/build-browser/haru.p2lrt" "$SITE/haru.p2lrt"
+    HARU=(--haru haru.p2lrt)
+  else
+    echo "browser_test: the import of Haru failed (build-browser/haru-import.log):" >&2
+    tail -3 build-browser/haru-import.log >&2
+    exit 1
+  fi
+else
+  echo "browser_test: SKIPPED (e) Haru: the Cubism Core package could not be fetched:"
+  sed 's/^/  /' build-browser/cubism-fetch.log
+fi
+
+# The server, on a free port, stopped however the test ends.
+PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+python3 -m http.server --bind 127.0.0.1 --directory "$SITE" "$PORT" > build-browser/server.log 2>&1 &
+SERVER=$!
+trap 'kill "$SERVER" 2> /dev/null || true' EXIT
+type=""
+for _ in $(seq 1 50); do
+  type=$(node -e "fetch('http://127.0.0.1:$PORT/p2l.wasm').then((r) => console.log(r.ok ? r.headers.get('content-type') : ''), () => {})")
+  [[ -n "$type" ]] && break
+  sleep 0.2
+done
+if [[ "$type" != "application/wasm" ]]; then
+  echo "browser_test: the server sends p2l.wasm as \"$type\", not application/wasm" >&2
+  exit 1
+fi
+
+status=0
+node web/test/browser.mjs --url "http://127.0.0.1:$PORT/" --site "$SITE" --p2lrt "$P2LRT" \
+  --playwright "$PLAYWRIGHT/package" --chromium "$CHROMIUM" --out build-browser/browser-test "${HARU[@]}" || status=$?
+echo "browser_test: $(($(date +%s) - started)) s in all"
+exit $status
