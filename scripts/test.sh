@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite: set up, build everything with AddressSanitizer and
-# UndefinedBehaviorSanitizer (optimised, so -O2 warnings are errors too), run every test.
+# UndefinedBehaviorSanitizer (optimised, so -O2 warnings are errors too), run every test;
+# then the WebAssembly module against that build in node, and the player page in headless
+# Chromium (docs/WEB.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
@@ -11,3 +13,7 @@ cmake --build build-test
 scripts/fetch_cubism_core.sh > /dev/null || echo "test.sh: the Cubism Core could not be fetched; its tests will skip" >&2
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 ctest --test-dir build-test --output-on-failure -j "$(nproc)"
+# The web: the module built, within its size budget and bit-identical to this native build on
+# the random-rig cases; the player page drawing as p2lrt render does.
+P2L_NATIVE_BUILD=build-test scripts/wasm.sh --test
+P2L_NATIVE_BUILD=build-test scripts/browser_test.sh
