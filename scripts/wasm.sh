@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Builds the WebAssembly module build-wasm/p2l.wasm from a fresh Debian machine: installs
-# the toolchain (scripts/setup.sh --wasm), fetches the decoders' sources from npm into the
-# cache outside the repository and checks them, builds, and reports the module's size.
-# With --test it then checks the module in node: web/p2l.js on the example character, and
-# the module against the native build - random rigs (tests/wasm/make_wasm_cases.cpp) bit for
-# bit, the original's vectors accepted or refused.
+# Builds the WebAssembly modules build-wasm/p2l.wasm (no software renderer; budget 300,000
+# bytes) and build-wasm/p2l-render.wasm from a fresh Debian machine: installs the toolchain
+# (scripts/setup.sh --wasm), fetches the decoders' sources from npm and glibc's float math from
+# Debian's glibc-source into the cache outside the repository and checks them, builds, and
+# reports the modules' sizes. With --test it then checks p2l.wasm in node: its size against the
+# budget, web/p2l.js on the example character, and the module against the native build -
+# random rigs (tests/wasm/make_wasm_cases.cpp) bit for bit, the original's vectors accepted or
+# refused. P2L_NATIVE_BUILD names a native build directory to use (else build-wasm-cases/).
 #   scripts/wasm.sh [--test [COUNT]]
 set -euo pipefail
 cd "$(dirname "$0")/.."
