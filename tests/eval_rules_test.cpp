@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 
+#include "eval/frames.hpp"
 #include "rig_builder.hpp"
 
 namespace {
@@ -102,6 +103,24 @@ TEST(EvalRules, MissingCellsOfASparseGridCountAsZeroForms) {
   set(in, {0.5f, 0.5f});
   const std::vector<float> want{1000.25f, 2000, 1000.25f, 2000, 1000.25f, 2000, 1000, 2000};
   for (std::size_t i = 0; i < want.size(); ++i) EXPECT_NEAR(in.vertices(0)[i], want[i], 1e-4) << i;
+}
+
+TEST(EvalRules, ARingCellIsTheLastLineAtOrBelowThePoint) {
+  // The reference: scan the ring's lines -2, 0, 1/n, ..., 1 (then 3) from the first, as the
+  // format describes it. Every line itself, its two float neighbours and points between.
+  for (std::uint32_t n = 1; n <= 9; ++n) {
+    auto line = [n](std::uint32_t i) { return i == 0 ? -2.0 : i == n + 2 ? 3.0 : static_cast<double>(i - 1) / n; };
+    auto scan = [&](double x) {
+      std::uint32_t i = 0;
+      while (i + 1 < n + 2 && line(i + 1) <= x) ++i;
+      return i;
+    };
+    std::vector<double> xs{-2.5, -2.0, -1.0, -1e-300, 0.0, 0.999999, 1.0, 1.5, 2.999, 3.0, 7.0};
+    for (std::uint32_t i = 0; i <= n + 2; ++i)
+      for (double x : {line(i), std::nextafter(line(i), -10.0), std::nextafter(line(i), 10.0), line(i) + 0.5 / n})
+        xs.push_back(x);
+    for (double x : xs) EXPECT_EQ(p2l::eval::ring_cell(x, n), scan(x)) << "n " << n << " x " << x;
+  }
 }
 
 TEST(EvalRules, AGridWithFarMoreKeyCombinationsThanCellsFindsEachCell) {

@@ -11,6 +11,9 @@ namespace p2l::eval {
 // whose extra points follow the lattice's mean affine frame, always as triangles; beyond
 // that, the affine frame alone. Computed in double precision.
 void finish_warp(Frame& frame);  // computes the affine frame from frame.points
+// The ring cell along an axis of n lattice cells that holds x: the last of the lines -2, 0,
+// 1/n, ..., 1 at or below x (0 below them all). Exposed for its test.
+std::uint32_t ring_cell(double x, std::uint32_t n);
 void map_warp(const Frame& frame, float u, float v, float& x, float& y);
 
 // Rotation: flips, then scale, then rotation by angle (degrees), then the origin.
@@ -28,9 +31,14 @@ inline void map_point(const Frame& f, float x, float y, float& ox, float& oy) {
     map_rotation(f, x, y, ox, oy);
 }
 
+// Maps n/2 points (x, y interleaved) through a warp frame in place: one loop over them, so
+// the frame's kind is looked at once per mesh rather than once per point.
+void map_warp_points(const Frame& frame, float* xy, std::size_t n);
+
 // Maps n/2 points (x, y interleaved) through the frame in place.
 inline void map_points(const Frame& f, float* xy, std::size_t n) {
-  for (std::size_t j = 0; j + 1 < n; j += 2) map_point(f, xy[j], xy[j + 1], xy[j], xy[j + 1]);
+  if (f.kind == DeformerKind::Warp) return map_warp_points(f, xy, n);
+  for (std::size_t j = 0; j + 1 < n; j += 2) map_rotation(f, xy[j], xy[j + 1], xy[j], xy[j + 1]);
 }
 
 // The frame a rotation gives its children from its keyed pivot (in its parent's space):
