@@ -9,6 +9,9 @@ namespace {
 struct P {
   double x, y;
 };
+// A point as two doubles in one vector (GCC and Clang vector extension: SSE2 on x86-64,
+// SIMD128 in WebAssembly when enabled, else plain scalar code).
+using Pair = double __attribute__((vector_size(16)));
 
 // Inlined by force: the warp's loop reads four of these per point, and at -Oz (the
 // WebAssembly build) a call each took a fifth of the evaluation's time.
@@ -27,11 +30,6 @@ P triangle(P q00, P q10, P q01, P q11, double s, double t) {
     return {q00.x + s * (q10.x - q00.x) + t * (q01.x - q00.x), q00.y + s * (q10.y - q00.y) + t * (q01.y - q00.y)};
   return {q11.x + (1.0 - s) * (q01.x - q11.x) + (1.0 - t) * (q10.x - q11.x),
           q11.y + (1.0 - s) * (q01.y - q11.y) + (1.0 - t) * (q10.y - q11.y)};
-}
-
-P bilinear(P q00, P q10, P q01, P q11, double s, double t) {
-  return {(1.0 - s) * (1.0 - t) * q00.x + s * (1.0 - t) * q10.x + (1.0 - s) * t * q01.x + s * t * q11.x,
-          (1.0 - s) * (1.0 - t) * q00.y + s * (1.0 - t) * q10.y + (1.0 - s) * t * q01.y + s * t * q11.y};
 }
 
 // The ring's grid lines along an axis of n cells: -2, then the lattice's own lines
@@ -74,13 +72,27 @@ namespace {
   const std::uint32_t columns = f.columns, rows = f.rows;
   P out;
   if (u >= 0.0 && u <= 1.0 && v >= 0.0 && v <= 1.0) {
+    // Inside the lattice (most points): x and y side by side in one vector. Each lane makes
+    // the scalar formulas' operations in their order (triangle above; the bilinear blend as it was), so the
+    // result is theirs bit for bit, in half the instructions where the target has vectors.
     const double fx = u * columns, fy = v * rows;
     const std::uint32_t i = std::min(static_cast<std::uint32_t>(fx), columns - 1);
     const std::uint32_t j = std::min(static_cast<std::uint32_t>(fy), rows - 1);
     const double s = fx - i, t = fy - j;
-    const P q00 = lattice_point(f, i, j), q10 = lattice_point(f, i + 1, j);
-    const P q01 = lattice_point(f, i, j + 1), q11 = lattice_point(f, i + 1, j + 1);
-    out = f.bilinear ? bilinear(q00, q10, q01, q11, s, t) : triangle(q00, q10, q01, q11, s, t);
+    const std::size_t row = static_cast<std::size_t>(columns + 1) * 2;
+    const float* p00 = f.points + j * row + static_cast<std::size_t>(i) * 2;
+    const float* p01 = p00 + row;
+    const Pair q00{p00[0], p00[1]}, q10{p00[2], p00[3]}, q01{p01[0], p01[1]}, q11{p01[2], p01[3]};
+    Pair r;
+    if (f.bilinear)
+      r = (1.0 - s) * (1.0 - t) * q00 + s * (1.0 - t) * q10 + (1.0 - s) * t * q01 + s * t * q11;
+    else if (s + t <= 1.0)
+      r = q00 + s * (q10 - q00) + t * (q01 - q00);
+    else
+      r = q11 + (1.0 - s) * (q01 - q11) + (1.0 - t) * (q10 - q11);
+    ox = static_cast<float>(r[0]);
+    oy = static_cast<float>(r[1]);
+    return;
   } else if (!(u >= -2.0 && u <= 3.0 && v >= -2.0 && v <= 3.0)) {
     out = affine(f, u, v);
   } else {
