@@ -132,6 +132,24 @@ if(EXISTS "${CHARACTER}")
   run(1 render "${WORK}/does-not-exist.p2lrt" -o "${WORK}/x.png")
   expect_text("cannot open")
 
+  # bench: every section runs (briefly) and names what it measured; a missing file, an unknown
+  # section or clip are said so.
+  run(0 bench "${CHARACTER}" --seconds 0.01 --repetitions 2 --poses 50 --instances 4 --json --quiet)
+  foreach(key "\"load\"" "\"model_create\"" "\"parameters\"" "\"deformers\"" "\"meshes\"" "\"parts\"" "\"glue\""
+          "\"draw_order\"" "\"update\"" "\"render\"" "\"memory\"" "\"per_instance\"" "\"threads\"" "\"scaling\"")
+    expect_text(${key})
+  endforeach()
+  run(0 bench "${CHARACTER}" --seconds 0.01 --repetitions 1 --poses 20 --only eval,update --clip idle)
+  expect_text("3 meshes")
+  expect_text("6 draw order")
+  expect_text("update(1/60) with clip idle, blink, breath")
+  run(1 bench "${WORK}/does-not-exist.p2lrt")
+  expect_text("p2lrt bench: cannot open ${WORK}/does-not-exist.p2lrt")
+  run(2 bench "${CHARACTER}" --only eval,wings)
+  expect_text("no section \"wings\"")
+  run(2 bench "${CHARACTER}" --only update --clip nope)
+  expect_text("no clip \"nope\"; the rig has: 0 idle")
+
   # Advanced mode. The character carries all four features: with them on, the simulated hair
   # lock (and the skinned arm between its keys) move otherwise than the bake does, so a second
   # of its sway clip ends on a different picture than in Cubism mode.

@@ -11,6 +11,7 @@
 
 #include "p2l/format.hpp"
 #include "p2l/json.hpp"
+#include "p2lrt/bench_command.hpp"
 #include "p2lrt/eval_command.hpp"
 #include "p2lrt/import_command.hpp"
 #include "p2lrt/info.hpp"
@@ -144,6 +145,10 @@ int main(int argc, char** argv) {
   auto* render = app.add_subcommand("render", "Draw a pose, or an animation, into PNG files");
   render_options.add_to(render);
 
+  p2lrt::BenchOptions bench_options;
+  auto* bench = app.add_subcommand("bench", "Measure loading, evaluation, animation, rendering and memory of one rig");
+  bench_options.add_to(bench);
+
   auto* support = app.add_subcommand("support", "Print the format versions and chunks this build reads");
 
   CLI11_PARSE(app, argc, argv);
@@ -173,6 +178,7 @@ int main(int argc, char** argv) {
   }
   if (*import) return p2lrt::import_cubism(in_path, out_path, external_textures);
   if (*render) return p2lrt::render(render_options);
+  if (*bench) return p2lrt::bench(bench_options);
   if (*evaluate) {
     auto rig = load_or_report(in_path, bytes, false);
     return rig ? p2lrt::print_evaluation(std::cout, rig, settings, eval_json) : 1;
