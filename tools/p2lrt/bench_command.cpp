@@ -12,7 +12,6 @@
 #include <fstream>
 #include <iostream>
 #include <iterator>
-#include <new>
 #include <nlohmann/json.hpp>
 #include <span>
 #include <sstream>
@@ -27,71 +26,7 @@
 #include "p2l/eval.hpp"
 #include "p2l/format.hpp"
 #include "p2l/render.hpp"
-
-#if defined(__GLIBC__)
-#include <malloc.h>
-#define P2LRT_HEAP_SIZE(p) malloc_usable_size(p)
-#elif defined(__APPLE__)
-#include <malloc/malloc.h>
-#define P2LRT_HEAP_SIZE(p) malloc_size(p)
-#endif
-
-// ---------------------------------------------------------------------------------------
-// Memory accounting. The library has no API that says how much a Rig, a Model or an
-// Instance takes, so the tool replaces the global allocator with one that keeps the live
-// heap bytes (as the C library's allocator sizes each block, so its rounding counts too):
-// an object's cost is the difference before and after making it. Memory the libraries
-// allocate with malloc directly (zlib, zstd, libpng work buffers) is not seen, which is
-// what we want: none of it outlives a call.
-#ifdef P2LRT_HEAP_SIZE
-namespace {
-
-std::atomic<std::int64_t> g_live_heap_bytes{0};
-
-void* counted_alloc(std::size_t n, std::size_t align) noexcept {
-  if (n == 0) n = 1;
-  void* p = align <= alignof(std::max_align_t) ? std::malloc(n) : std::aligned_alloc(align, (n + align - 1) / align * align);
-  if (p != nullptr) g_live_heap_bytes.fetch_add(static_cast<std::int64_t>(P2LRT_HEAP_SIZE(p)), std::memory_order_relaxed);
-  return p;
-}
-
-void* counted_or_throw(std::size_t n, std::size_t align) {
-  void* p = counted_alloc(n, align);
-  if (p == nullptr) throw std::bad_alloc();
-  return p;
-}
-
-void counted_free(void* p) noexcept {
-  if (p == nullptr) return;
-  g_live_heap_bytes.fetch_sub(static_cast<std::int64_t>(P2LRT_HEAP_SIZE(p)), std::memory_order_relaxed);
-  std::free(p);
-}
-
-constexpr std::size_t kPlain = alignof(std::max_align_t);
-
-}  // namespace
-
-void* operator new(std::size_t n) { return counted_or_throw(n, kPlain); }
-void* operator new[](std::size_t n) { return counted_or_throw(n, kPlain); }
-void* operator new(std::size_t n, const std::nothrow_t&) noexcept { return counted_alloc(n, kPlain); }
-void* operator new[](std::size_t n, const std::nothrow_t&) noexcept { return counted_alloc(n, kPlain); }
-void* operator new(std::size_t n, std::align_val_t a) { return counted_or_throw(n, static_cast<std::size_t>(a)); }
-void* operator new[](std::size_t n, std::align_val_t a) { return counted_or_throw(n, static_cast<std::size_t>(a)); }
-void* operator new(std::size_t n, std::align_val_t a, const std::nothrow_t&) noexcept {
-  return counted_alloc(n, static_cast<std::size_t>(a));
-}
-void* operator new[](std::size_t n, std::align_val_t a, const std::nothrow_t&) noexcept {
-  return counted_alloc(n, static_cast<std::size_t>(a));
-}
-void operator delete(void* p) noexcept { counted_free(p); }
-void operator delete[](void* p) noexcept { counted_free(p); }
-void operator delete(void* p, std::size_t) noexcept { counted_free(p); }
-void operator delete[](void* p, std::size_t) noexcept { counted_free(p); }
-void operator delete(void* p, std::align_val_t) noexcept { counted_free(p); }
-void operator delete[](void* p, std::align_val_t) noexcept { counted_free(p); }
-void operator delete(void* p, std::size_t, std::align_val_t) noexcept { counted_free(p); }
-void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { counted_free(p); }
-#endif
+#include "p2lrt/heap_counter.hpp"
 
 namespace p2lrt {
 namespace {
@@ -103,13 +38,7 @@ using Bytes = std::vector<std::uint8_t>;
 constexpr float kFrame = 1.0f / 60.0f;
 const char* const kSections[] = {"load", "eval", "update", "render", "memory", "threads"};
 
-#ifdef P2LRT_HEAP_SIZE
-constexpr bool kCountsMemory = true;
-std::int64_t live_heap_bytes() { return g_live_heap_bytes.load(); }
-#else
-constexpr bool kCountsMemory = false;
-std::int64_t live_heap_bytes() { return 0; }
-#endif
+const bool kCountsMemory = heap_counting();
 
 double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
