@@ -3,7 +3,7 @@
 // under the roots whose names match FILTER (a regular expression; default: every sample).
 // For p2l.wasm, profile a build with function names (web/CMakeLists.txt: P2L_WASM_NAMES=ON
 // with P2L_WASM_LTO=OFF, since wasm-ld writes no names after LTO):
-//   node --cpu-prof --cpu-prof-dir=DIR bench/web/haru_bench.mjs NAMES.wasm HARU.p2lrt CORE --only p2l
+//   node --cpu-prof --cpu-prof-dir=DIR bench/web/core_bench.mjs NAMES.wasm MODEL.p2lrt MODEL.model3.json CORE --only p2l
 //   node bench/web/cpuprofile_top.mjs DIR/*.cpuprofile [COUNT] [FILTER]
 import { readFileSync } from 'node:fs';
 

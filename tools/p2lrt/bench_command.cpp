@@ -293,7 +293,10 @@ class Poses {
     for (std::size_t p = 0; p < count_; ++p)
       for (const p2l::Parameter& parameter : rig.parameters) {
         const double unit = static_cast<double>(split_mix64(state) >> 11) * 0x1p-53;
-        values_.push_back(static_cast<float>(parameter.min + (parameter.max - parameter.min) * unit));
+        // In double throughout, as bench/web/haru_bench.mjs makes them: the same seed gives the
+        // Core and the WebAssembly module there the same poses as here.
+        const double lo = parameter.min, hi = parameter.max;
+        values_.push_back(static_cast<float>(lo + (hi - lo) * unit));
       }
   }
   std::span<const float> at(std::size_t i) const { return {values_.data() + (i % count_) * stride_, stride_}; }

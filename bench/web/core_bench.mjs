@@ -1,10 +1,11 @@
-// Haru in node: p2lrt's WebAssembly build (web/p2l.js over p2l.wasm) next to the official
-// Cubism Core 4.2.2 (npm live2dcubismcore@1.0.2, JavaScript), in one process, on the same poses.
+// A Cubism model in node: p2lrt's WebAssembly build (web/p2l.js over p2l.wasm) next to the
+// official Cubism Core 4.2.2 (npm live2dcubismcore@1.0.2, JavaScript), in one process, on the
+// same poses; with --native, the native p2lrt tool's evaluate() on the same random poses too.
 // scripts/bench_web.sh builds what this needs and runs it; nothing it reads (the Core, the model,
 // the imported .p2lrt) may enter the repository.
 //
-//   node bench/web/haru_bench.mjs WASM HARU.p2lrt CORE_PACKAGE_DIR
-//        [--frames 600] [--reps 5] [--warmup 200] [--seed 1] [--clip ID] [--only p2l|core]
+//   node bench/web/core_bench.mjs WASM MODEL.p2lrt MODEL.model3.json CORE_PACKAGE_DIR
+//        [--frames 1000] [--reps 5] [--warmup 200] [--seed 1] [--clip ID] [--only p2l|core] [--native P2LRT]
 //
 // The compared workload, per frame: set every parameter, then compute deformed vertices,
 // opacities and draw orders - the Core's model.update() against p2lrt's evaluate() (core
@@ -16,6 +17,7 @@
 // and the minimum over the repetitions, and p2lrt/Core of each (below 1: p2lrt is faster).
 // Besides, p2lrt's update(1/60) with a clip playing (clips, blink, breath, part poses, physics,
 // then the evaluation): the Core alone has no such stage (Cubism's Framework has), so no ratio.
+import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { readFileSync, statSync } from 'node:fs';
 import os from 'node:os';
@@ -27,7 +29,7 @@ import { Runtime } from '../../web/p2l.js';
 const require = createRequire(import.meta.url);
 const args = process.argv.slice(2);
 const positional = [];
-const options = { frames: 600, reps: 5, warmup: 200, seed: 1, clip: null, only: null };
+const options = { native: null, frames: 1000, reps: 5, warmup: 200, seed: 1, clip: null, only: null };
 for (let i = 0; i < args.length; i++) {
   const a = args[i];
   if (a === '--frames') options.frames = Number(args[++i]);
@@ -36,16 +38,22 @@ for (let i = 0; i < args.length; i++) {
   else if (a === '--seed') options.seed = Number(args[++i]);
   else if (a === '--clip') options.clip = args[++i];
   else if (a === '--only') options.only = args[++i];  // profiling: time one runtime alone
+  else if (a === '--native') options.native = args[++i];  // a native p2lrt tool: its evaluate() on the same random poses
   else positional.push(a);
 }
-const [wasmPath, rigPath, corePackage] = positional;
+const [wasmPath, rigPath, modelPath, corePackage] = positional;
 if (!corePackage || !(options.frames > 0) || !(options.reps > 0) || !(options.warmup >= 0)) {
-  console.error('usage: node haru_bench.mjs WASM HARU.p2lrt CORE_PACKAGE_DIR [--frames N] [--reps N] [--warmup N] ' +
-                '[--seed N] [--clip ID] [--only p2l|core]');
+  console.error('usage: node core_bench.mjs WASM MODEL.p2lrt MODEL.model3.json CORE_PACKAGE_DIR [--frames N] [--reps N] ' +
+                '[--warmup N] [--seed N] [--clip ID] [--only p2l|core] [--native P2LRT]');
   process.exit(2);
 }
 const coreJs = path.join(corePackage, 'live2dcubismcore.min.js');
-const mocPath = path.join(corePackage, 'characters/haru_greeter_pro_jp/runtime/haru_greeter_t03.moc3');
+// The model's moc3 (and pose3, whose parts p2lrt's evaluate shows or hides and the Core alone
+// does not) as its model3.json names them.
+const modelJson = JSON.parse(readFileSync(modelPath, 'utf8'));
+const modelName = path.basename(modelPath).replace(/\.model3\.json$/, '');
+const mocPath = path.join(path.dirname(modelPath), modelJson.FileReferences.Moc);
+const posePath = modelJson.FileReferences.Pose ? path.join(path.dirname(modelPath), modelJson.FileReferences.Pose) : null;
 
 // --- the Core: a browser script; run it with the few names its emscripten loader looks for ---
 const loadCore = vm.runInThisContext(
@@ -153,7 +161,7 @@ for (let d = 0; d < drawables.count; d++) {
   meshOf[d] = rig.meshes.findIndex((m) => m.id === drawables.ids[d]);
   if (meshOf[d] < 0) throw new Error(`drawable ${drawables.ids[d]} is not a mesh of ${rigPath}`);
 }
-const posedParts = new Set(JSON.parse(readFileSync(path.join(path.dirname(mocPath), 'haru_greeter_t03.pose3.json'), 'utf8'))
+const posedParts = new Set((posePath ? JSON.parse(readFileSync(posePath, 'utf8')) : { Groups: [] })
   .Groups.flat().map((entry) => entry.Id));
 const parts = model.parts;
 const posed = Array.from({ length: drawables.count }, (_, d) => {
@@ -217,16 +225,26 @@ for (let r = 0; r < options.reps; r++) {
 
 const loadAfter = os.loadavg()[0];
 
+// --- native: the p2lrt tool's evaluate() on the same random poses (its --poses/--seed stream is
+// this one: SplitMix64, every parameter in file order, lo + (hi - lo) * u in double) ---
+let native = null;
+if (options.native) {
+  const out = execFileSync(options.native, ['bench', rigPath, '--only', 'eval', '--poses', String(F), '--seed', String(options.seed),
+                                            '--repetitions', String(options.reps), '--json', '--quiet'], { encoding: 'utf8' });
+  const whole = JSON.parse(out).eval.whole;
+  native = { median: whole.median_s * 1e6, min: whole.min_s * 1e6 };
+}
+
 // --- report ---
 const gz = (file) => zlib.gzipSync(readFileSync(file), { level: 9 }).length;
 const kib = (bytes) => `${(bytes / 1024).toFixed(0)} KiB`;
-console.log(`Haru (${drawables.count} drawables, ${drawables.vertexCounts.reduce((a, b) => a + b, 0)} vertices, ` +
+console.log(`${modelName} (${drawables.count} drawables, ${drawables.vertexCounts.reduce((a, b) => a + b, 0)} vertices, ` +
             `${n} parameters) - node ${process.version}, ${options.reps} x ${F} frames after ${options.warmup} warm-up, seed ${options.seed}; ` +
             `load average ${loadBefore.toFixed(2)} before timing, ${loadAfter.toFixed(2)} after (${os.cpus().length} CPUs)`);
 console.log(`  p2lrt ${runtime.version} wasm: ${wasmPath} ${statSync(wasmPath).size} bytes (${kib(statSync(wasmPath).size)}, gzip -9 ${kib(gz(wasmPath))})`);
 console.log(`  Cubism Core ${coreVersion} (JavaScript, no WebAssembly): live2dcubismcore.min.js ${statSync(coreJs).size} bytes ` +
             `(${kib(statSync(coreJs).size)}, gzip -9 ${kib(gz(coreJs))})`);
-console.log(`  memory: p2lrt wasm memory ${kib(memoryBefore)} before loading, ${kib(memoryAfter)} after loading Haru ` +
+console.log(`  memory: p2lrt wasm memory ${kib(memoryBefore)} before loading, ${kib(memoryAfter)} after loading the rig ` +
             `(${rigPath} ${kib(statSync(rigPath).size)}); Core heap ${kib(coreValues.buffer.byteLength)} (fixed emscripten heap; moc3 ${kib(mocBytes.length)})`);
 for (const c of checks)
   console.log(`  check (${c.name}, pose ${c.pose}): vertices max |p2lrt - Core| ${c.px.toExponential(2)} px ` +
@@ -238,11 +256,21 @@ console.log('');
 const row = (label, cells) => console.log(`  ${label.padEnd(46)}${cells.map((c) => c.padStart(9)).join('')}`);
 const cell = (x, digits = 1) => (x === undefined || Number.isNaN(x) ? '-' : x.toFixed(digits));
 const quotient = (a, b) => (a !== undefined && b !== undefined ? cell(a / b, 2) : '-');
-console.log(`  ${'per frame, microseconds'.padEnd(46)}${['Core', 'p2lrt wasm', 'p2lrt/Core'].map((h) => h.padStart(18)).join('')}`);
+console.log(`  ${'per frame, microseconds'.padEnd(46)}${['Core', 'p2lrt', 'p2lrt/Core'].map((h) => h.padStart(18)).join('')}`);
 row('', ['median', 'min', 'median', 'min', 'median', 'min']);
 for (const r of results) {
   const [cm, cl, pm, pl] = [median(r.core), least(r.core), median(r.p2l), least(r.p2l)];
   row(`set all parameters + compute, ${r.name}`, [cell(cm), cell(cl), cell(pm), cell(pl), quotient(pm, cm), quotient(pl, cl)]);
+}
+if (native) {
+  const random = results[0];
+  row('native p2lrt evaluate(), random poses', [cell(median(random.core)), cell(least(random.core)), cell(native.median), cell(native.min),
+                                                 quotient(native.median, median(random.core)), quotient(native.min, least(random.core))]);
+  // The tool draws its poses in the rig's parameter order; they are the Core's when the import
+  // kept the Core's order (it does), else only alike.
+  const sameOrder = Array.from(p2lIndex).every((p, i) => p === i);
+  console.log(`    (${options.native} bench --only eval: ${sameOrder ? 'the same poses' : 'poses drawn alike, in another parameter order'}, ` +
+              `timed in its own process; the Core's column repeats its random-pose figures)`);
 }
 if (updates.length) {
   row(`p2lrt update(1/60), clip ${clip}`, ['-', '-', cell(median(updates)), cell(least(updates)), '-', '-']);
