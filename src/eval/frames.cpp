@@ -72,9 +72,10 @@ namespace {
   const std::uint32_t columns = f.columns, rows = f.rows;
   P out;
   if (u >= 0.0 && u <= 1.0 && v >= 0.0 && v <= 1.0) {
-    // Inside the lattice (most points): x and y side by side in one vector. Each lane makes
-    // the scalar formulas' operations in their order (triangle above; the bilinear blend as it was), so the
-    // result is theirs bit for bit, in half the instructions where the target has vectors.
+    // Inside the lattice (most points): x and y side by side in one vector. Each lane does
+    // the operations the scalar code does for one coordinate (triangle() above for the split
+    // cell), in the same order, so the result is the same bit for bit, in half the
+    // instructions where the target has vectors.
     const double fx = u * columns, fy = v * rows;
     const std::uint32_t i = std::min(static_cast<std::uint32_t>(fx), columns - 1);
     const std::uint32_t j = std::min(static_cast<std::uint32_t>(fy), rows - 1);

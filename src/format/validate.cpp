@@ -1,8 +1,9 @@
 #include "format/validate.hpp"
-#include "base/decimal.hpp"
 
 #include <algorithm>
 #include <string>
+
+#include "base/decimal.hpp"
 
 namespace p2l::format {
 namespace {
