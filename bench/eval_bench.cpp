@@ -4,12 +4,14 @@
 #include <benchmark/benchmark.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 
 #include "big_rig.hpp"
 #include "eval/evaluate.hpp"
+#include "p2l/cubism.hpp"
 #include "p2l/eval.hpp"
 #include "p2l/format.hpp"
 
@@ -20,13 +22,36 @@ std::shared_ptr<const p2l::Rig> big_rig() {
   return rig;
 }
 
-std::shared_ptr<const p2l::Rig> vector_rig(const char* name) {
-  const std::string path = std::string(P2L_VECTORS_DIR) + "/" + name;
+std::shared_ptr<const p2l::Rig> file_rig(const std::string& path) {
   if (!std::filesystem::exists(path)) return nullptr;
   std::ifstream in(path, std::ios::binary);
   std::vector<std::uint8_t> bytes{std::istreambuf_iterator<char>(in), {}};
-  auto loaded = p2l::load(bytes);
-  return loaded.rig;
+  return p2l::load(bytes).rig;
+}
+
+std::shared_ptr<const p2l::Rig> vector_rig(const char* name) {
+  const std::string path = std::string(P2L_VECTORS_DIR) + "/" + name;
+  return file_rig(path);
+}
+
+std::shared_ptr<const p2l::Rig> character_rig() {
+  static auto rig = file_rig(std::string(P2L_SOURCE_DIR) + "/examples/character/character.p2lrt");
+  return rig;
+}
+
+// The Cubism sample Haru, imported from the npm cache scripts/fetch_cubism_core.sh fills
+// (skipped when it is not there; never in the repository).
+std::shared_ptr<const p2l::Rig> haru_rig() {
+  static auto rig = []() -> std::shared_ptr<const p2l::Rig> {
+    const char* home = std::getenv("HOME");
+    const std::string path = std::string(home ? home : "") +
+                             "/.cache/p2lrt/live2dcubismcore-1.0.2/package/characters/haru_greeter_pro_jp/runtime/"
+                             "haru_greeter_t03.model3.json";
+    if (!std::filesystem::exists(path)) return nullptr;
+    p2l::ImportResult imported = p2l::import_cubism(path);
+    return imported ? std::make_shared<const p2l::Rig>(std::move(imported.rig)) : nullptr;
+  }();
+  return rig;
 }
 
 std::size_t vertex_count(const p2l::Rig& rig) {
@@ -50,7 +75,7 @@ enum Stage { kAll, kParameters, kDeformers, kMeshes, kParts, kGlue, kDrawOrder }
 
 void run(benchmark::State& state, const std::shared_ptr<const p2l::Rig>& rig, Stage stage) {
   if (!rig) {
-    state.SkipWithError("rig not available (compatibility vectors missing)");
+    state.SkipWithError("rig not available (compatibility vectors, example or Cubism sample missing)");
     return;
   }
   auto model = p2l::Model::create(rig);
@@ -97,6 +122,8 @@ void register_all() {
       {"big", [] { return big_rig(); }},
       {"stress", [] { return vector_rig("stress.p2lrt"); }},
       {"chain", [] { return vector_rig("chain.p2lrt"); }},
+      {"character", [] { return character_rig(); }},
+      {"haru", [] { return haru_rig(); }},
   };
   static const std::pair<const char*, Stage> stages[] = {{"evaluate", kAll},    {"1_parameters", kParameters},
                                                          {"2_deformers", kDeformers}, {"3_meshes", kMeshes},
