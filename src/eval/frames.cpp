@@ -1,7 +1,11 @@
 #include "eval/frames.hpp"
 
+#include "eval/frames_simd.hpp"
+
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstdint>
 
 namespace p2l::eval {
 namespace {
@@ -13,8 +17,8 @@ struct P {
 // SIMD128 in WebAssembly when enabled, else plain scalar code).
 using Pair = double __attribute__((vector_size(16)));
 
-// Inlined by force: the warp's loop reads four of these per point, and at -Oz (the
-// WebAssembly build) a call each took a fifth of the evaluation's time.
+// Inlined by force: the ring path reads four of these per point, and at -Oz (the
+// WebAssembly build) a call each cost more than the arithmetic.
 [[gnu::always_inline]] inline P lattice_point(const Frame& f, std::uint32_t c, std::uint32_t r) {
   const std::size_t i = (static_cast<std::size_t>(r) * (f.columns + 1) + c) * 2;
   return {static_cast<double>(f.points[i]), static_cast<double>(f.points[i + 1])};
@@ -67,34 +71,12 @@ void finish_warp(Frame& f) {
 
 namespace {
 
-[[gnu::always_inline]] inline void warp_point(const Frame& f, float uf, float vf, float& ox, float& oy) {
-  const double u = uf, v = vf;
+// A point outside the unit square: the ring of virtual cells, or beyond it the affine frame.
+// Rare (a few percent of points), so kept out of the inside loop.
+[[gnu::noinline]] void warp_outside(const Frame& f, double u, double v, float& ox, float& oy) {
   const std::uint32_t columns = f.columns, rows = f.rows;
   P out;
-  if (u >= 0.0 && u <= 1.0 && v >= 0.0 && v <= 1.0) {
-    // Inside the lattice (most points): x and y side by side in one vector. Each lane does
-    // the operations the scalar code does for one coordinate (triangle() above for the split
-    // cell), in the same order, so the result is the same bit for bit, in half the
-    // instructions where the target has vectors.
-    const double fx = u * columns, fy = v * rows;
-    const std::uint32_t i = std::min(static_cast<std::uint32_t>(fx), columns - 1);
-    const std::uint32_t j = std::min(static_cast<std::uint32_t>(fy), rows - 1);
-    const double s = fx - i, t = fy - j;
-    const std::size_t row = static_cast<std::size_t>(columns + 1) * 2;
-    const float* p00 = f.points + j * row + static_cast<std::size_t>(i) * 2;
-    const float* p01 = p00 + row;
-    const Pair q00{p00[0], p00[1]}, q10{p00[2], p00[3]}, q01{p01[0], p01[1]}, q11{p01[2], p01[3]};
-    Pair r;
-    if (f.bilinear)
-      r = (1.0 - s) * (1.0 - t) * q00 + s * (1.0 - t) * q10 + (1.0 - s) * t * q01 + s * t * q11;
-    else if (s + t <= 1.0)
-      r = q00 + s * (q10 - q00) + t * (q01 - q00);
-    else
-      r = q11 + (1.0 - s) * (q01 - q11) + (1.0 - t) * (q10 - q11);
-    ox = static_cast<float>(r[0]);
-    oy = static_cast<float>(r[1]);
-    return;
-  } else if (!(u >= -2.0 && u <= 3.0 && v >= -2.0 && v <= 3.0)) {
+  if (!(u >= -2.0 && u <= 3.0 && v >= -2.0 && v <= 3.0)) {
     out = affine(f, u, v);
   } else {
     const std::uint32_t ci = ring_cell(u, columns), ri = ring_cell(v, rows);
@@ -111,10 +93,66 @@ namespace {
   oy = static_cast<float>(out.y);
 }
 
+using Mask = std::int64_t __attribute__((vector_size(16)));
+
+// Points inside the unit square (nearly all): x and y side by side in one vector. Each lane
+// does the operations the scalar code does for one coordinate (triangle() above for the split
+// cell), in the same order, so the result is the same bit for bit, in half the instructions
+// where the target has vectors. The split cell computes both triangles and keeps one by a
+// mask: which one is a coin toss per point, and a mispredicted branch cost more than the
+// second triangle (a sixth of the evaluation on Haru).
+template <bool kBilinear>
+void map_warp_loop(const Frame& f, float* xy, std::size_t n) {  // NOLINT(readability-function-size)
+  const std::uint32_t columns = f.columns, rows = f.rows;
+  const std::size_t row = static_cast<std::size_t>(columns + 1) * 2;
+  for (std::size_t j = 0; j + 1 < n; j += 2) {
+    const double u = xy[j], v = xy[j + 1];
+    if (!(u >= 0.0 && u <= 1.0 && v >= 0.0 && v <= 1.0)) {
+      warp_outside(f, u, v, xy[j], xy[j + 1]);
+      continue;
+    }
+    const double fx = u * columns, fy = v * rows;
+    const std::uint32_t i = std::min(static_cast<std::uint32_t>(fx), columns - 1);
+    const std::uint32_t k = std::min(static_cast<std::uint32_t>(fy), rows - 1);
+    const double s = fx - i, t = fy - k;
+    const float* p00 = f.points + k * row + static_cast<std::size_t>(i) * 2;
+    const float* p01 = p00 + row;
+    const Pair q00{p00[0], p00[1]}, q10{p00[2], p00[3]}, q01{p01[0], p01[1]}, q11{p01[2], p01[3]};
+    Pair r;
+    if constexpr (kBilinear) {
+      r = (1.0 - s) * (1.0 - t) * q00 + s * (1.0 - t) * q10 + (1.0 - s) * t * q01 + s * t * q11;
+    } else {
+      const Pair lower = q00 + s * (q10 - q00) + t * (q01 - q00);
+      const Pair upper = q11 + (1.0 - s) * (q01 - q11) + (1.0 - t) * (q10 - q11);
+      const std::int64_t all = -static_cast<std::int64_t>(s + t <= 1.0);  // every bit when in the lower
+      const Mask in_lower{all, all};
+      r = std::bit_cast<Pair>((in_lower & std::bit_cast<Mask>(lower)) | (~in_lower & std::bit_cast<Mask>(upper)));
+    }
+    xy[j] = static_cast<float>(r[0]);
+    xy[j + 1] = static_cast<float>(r[1]);
+  }
+}
+
 }  // namespace
 
+void map_warp_outside(const Frame& f, float* xy) { warp_outside(f, xy[0], xy[1], xy[0], xy[1]); }
+
+void map_warp_points_scalar(const Frame& f, float* xy, std::size_t n) {
+  if (f.bilinear)
+    map_warp_loop<true>(f, xy, n);
+  else
+    map_warp_loop<false>(f, xy, n);
+}
+
 void map_warp_points(const Frame& f, float* xy, std::size_t n) {
-  for (std::size_t j = 0; j + 1 < n; j += 2) warp_point(f, xy[j], xy[j + 1], xy[j], xy[j + 1]);
+  // Four points at a time where the processor has AVX2 (the same operations, lane by lane).
+  static const bool wide = warp_avx2_available();
+  if (wide && n >= 8) {
+    const std::size_t done = map_warp_points_avx2(f, xy, n);
+    xy += done;
+    n -= done;
+  }
+  map_warp_points_scalar(f, xy, n);
 }
 
 void map_warp(const Frame& f, float u, float v, float& x, float& y) {
