@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "anim/curve.hpp"
+#include "base/sized.hpp"
 
 namespace p2l::anim {
 namespace {
@@ -48,7 +49,7 @@ ClipLayers::ClipLayers(const Rig& rig) : rig_(&rig) {
     }
   }
 
-  plans_.resize(clip_count);
+  sized(plans_, clip_count);  // base/sized.hpp says why not resize()
   std::size_t event_total = 0;
   for (std::size_t c = 0; c < clip_count; ++c) {
     const Clip& clip = rig.clips[c];
@@ -92,7 +93,7 @@ ClipLayers::ClipLayers(const Rig& rig) : rig_(&rig) {
         if (!has_curve(p)) plan.lip_free.push_back(p);
   }
 
-  layers_.resize(kMaxLayers);
+  sized(layers_, kMaxLayers);
   for (Layer& layer : layers_) layer.fading_out.reserve(kFadingReserve);
   events_.reserve(std::max<std::size_t>(64, 4 * event_total));
 }

@@ -87,7 +87,7 @@ Physics::Physics(const Rig& rig) {
   for (const Parameter& p : rig.parameters) ranges_.push_back({p.min, p.max, p.default_value});
   input_cache_.assign(parameter_count, 0.0f);
   caches_.assign(parameter_count, 0.0f);
-  std::vector<bool> read(parameter_count, false);
+  std::vector<std::uint8_t> read(parameter_count, 0);  // not vector<bool>: one vector type less in the module
   fps_ = rig.physics_fps > 0.0f && std::isfinite(rig.physics_fps) ? rig.physics_fps : 0.0f;
 
   for (const PhysicsGroup& pg : rig.physics) {
@@ -99,7 +99,7 @@ Physics::Physics(const Rig& rig) {
       if (in.parameter >= parameter_count) continue;  // a rig that did not pass validate()
       inputs_.push_back({in.parameter, in.weight / kMaximumWeight, in.source, in.reflect});
       if (!read[in.parameter]) {
-        read[in.parameter] = true;
+        read[in.parameter] = 1;
         read_.push_back(in.parameter);
       }
     }

@@ -16,12 +16,9 @@ void CStrings::add(const std::string& text) {
     pointers_.push_back(text.c_str());
     return;
   }
-  std::string copy;
-  copy.reserve(text.size());
-  for (char c : text)
-    if (c != '\0') copy.push_back(c);
-  cleaned_.push_back(std::move(copy));
-  pointers_.push_back(cleaned_.back().c_str());
+  std::string& copy = cleaned_.emplace_back(text);
+  std::erase(copy, '\0');
+  pointers_.push_back(copy.c_str());
 }
 
 std::shared_ptr<const ModelData> make_model_data(std::shared_ptr<const Model> model) {

@@ -3,9 +3,11 @@
 namespace p2l::eval {
 
 std::vector<ChannelPlan> plan_channels(const Channels& channels) {
-  std::vector<ChannelPlan> out;
-  out.reserve(channels.size());
-  for (const Channel& c : channels) out.push_back({c.type, c.kind, GridPlan(c.grid), c.grid.forms.data()});
+  std::vector<ChannelPlan> out(channels.size());  // filled in place (base/sized.hpp says why)
+  for (std::size_t i = 0; i < channels.size(); ++i) {
+    const Channel& c = channels[i];
+    out[i] = {c.type, c.kind, GridPlan(c.grid), c.grid.forms.data()};
+  }
   return out;
 }
 

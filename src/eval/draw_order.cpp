@@ -1,7 +1,8 @@
 #include "eval/draw_order.hpp"
 
-#include <algorithm>
 #include <cmath>
+
+#include "base/keyed_sort.hpp"
 
 namespace p2l::eval {
 
@@ -18,7 +19,7 @@ namespace {
 
 void walk(const Rig& rig, const ModelPlan& plan, InstanceState& s, std::uint32_t group_index) {
   const DrawGroup& g = rig.draw_groups[group_index];
-  InstanceState::SortEntry* entries = s.sort_scratch.data() + plan.draw_groups[group_index].sort_offset;
+  KeyedIndex* entries = s.sort_scratch.data() + plan.draw_groups[group_index].sort_offset;
   const std::size_t n = g.children.size();
   for (std::size_t i = 0; i < n; ++i) {
     const DrawChild& c = g.children[i];
@@ -31,15 +32,13 @@ void walk(const Rig& rig, const ModelPlan& plan, InstanceState& s, std::uint32_t
                   ? s.part_draw_order[static_cast<std::size_t>(child.part)]
                   : static_cast<float>(child.draw_order);
     }
-    entries[i] = {order_key(order), static_cast<std::uint32_t>(i), c};
+    entries[i] = {order_key(order), static_cast<std::uint32_t>(i)};
   }
   // Ties keep tree order: the position breaks them, so an unstable sort is stable here
   // and needs no temporary memory.
-  std::sort(entries, entries + n, [](const auto& a, const auto& b) {
-    return a.key != b.key ? a.key < b.key : a.position < b.position;
-  });
+  sort_keyed(entries, entries + n);
   for (std::size_t i = 0; i < n; ++i) {
-    const DrawChild c = entries[i].child;
+    const DrawChild c = g.children[entries[i].index];
     if (c.kind == DrawChildKind::Mesh) {
       if (rig.meshes[c.index].visible) {
         s.render_order.push_back(c.index);

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "base/sized.hpp"
 #include "eval/evaluate.hpp"
 #include "eval/state.hpp"
 #include "ext/advanced.hpp"
@@ -99,38 +100,39 @@ Instance::Instance(std::shared_ptr<const Model> model) : model_(std::move(model)
   const Rig& rig = model_->rig();
   const eval::ModelPlan& plan = model_->plan();
   InstanceState& s = *state_;
+  // The state's buffers, each sized once (base/sized.hpp says why not resize()).
   const std::size_t meshes = rig.meshes.size(), parts = rig.parts.size();
-  s.values.resize(rig.parameters.size());
+  sized(s.values, rig.parameters.size());
   for (std::size_t i = 0; i < rig.parameters.size(); ++i) s.values[i] = rig.parameters[i].default_value;
   s.current = s.values;
-  s.normalized.resize(rig.parameters.size());
-  s.cells.resize(plan.max_cells);
-  s.frames.resize(rig.deformers.size());
-  s.virtual_frames.resize(rig.deformer_count_with_bones() - rig.deformers.size());
-  s.deformer_opacity.resize(rig.deformers.size());
-  s.warp_points.resize(plan.warp_floats);
-  s.vertices.resize(plan.vertex_floats);
-  s.opacity.resize(meshes);
-  s.draw_order.resize(meshes);
-  s.multiply.resize(meshes);
-  s.screen.resize(meshes);
-  s.changes.resize(meshes);
+  sized(s.normalized, rig.parameters.size());
+  sized(s.cells, plan.max_cells);
+  sized(s.frames, rig.deformers.size());
+  sized(s.virtual_frames, rig.deformer_count_with_bones() - rig.deformers.size());
+  sized(s.deformer_opacity, rig.deformers.size());
+  sized(s.warp_points, plan.warp_floats);
+  sized(s.vertices, plan.vertex_floats);
+  sized(s.opacity, meshes);
+  sized(s.draw_order, meshes);
+  sized(s.multiply, meshes);
+  sized(s.screen, meshes);
+  sized(s.changes, meshes);
   s.render_order.reserve(plan.sort_entries);
   s.render_commands.reserve(plan.render_commands);
-  s.part_draw_order.resize(parts);
-  s.part_composite.resize(parts);
-  s.sort_scratch.resize(plan.sort_entries);
+  sized(s.part_draw_order, parts);
+  sized(s.part_composite, parts);
+  sized(s.sort_scratch, plan.sort_entries);
   s.part_opacity.assign(parts, 1.0f);
   s.animation_part_opacity.assign(parts, 1.0f);
-  s.mesh_colors.resize(meshes);
-  s.part_colors.resize(parts);
-  s.place.resize(meshes);
-  s.shown.vertices.resize(plan.vertex_floats);
-  s.shown.opacity.resize(meshes);
-  s.shown.draw_order.resize(meshes);
-  s.shown.multiply.resize(meshes);
-  s.shown.screen.resize(meshes);
-  s.shown.place.resize(meshes);
+  sized(s.mesh_colors, meshes);
+  sized(s.part_colors, parts);
+  sized(s.place, meshes);
+  sized(s.shown.vertices, plan.vertex_floats);
+  sized(s.shown.opacity, meshes);
+  sized(s.shown.draw_order, meshes);
+  sized(s.shown.multiply, meshes);
+  sized(s.shown.screen, meshes);
+  sized(s.shown.place, meshes);
   evaluate();
 }
 

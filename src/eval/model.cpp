@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "base/sized.hpp"
 #include "eval/channels.hpp"
 #include "eval/forms.hpp"
 #include "eval/plan.hpp"
@@ -105,14 +106,21 @@ ModelResult Model::create(std::shared_ptr<const Rig> rig_ptr) {
   for (const DrawGroup& g : rig.draw_groups) grow_cells(p.max_cells, g.channels);
   std::vector<CellWeight> scratch(p.max_cells);
 
-  for (const Parameter& q : rig.parameters) p.parameters.push_back({q.min, q.max, q.default_value, q.repeat});
-  for (const ParameterPlan& q : p.parameters) p.default_values.push_back(normalize(q, q.default_value));
+  // The plans' lists are sized here and filled in place (base/sized.hpp says why).
+  sized(p.parameters, rig.parameters.size());
+  sized(p.default_values, rig.parameters.size());
+  for (std::size_t i = 0; i < rig.parameters.size(); ++i) {
+    const Parameter& q = rig.parameters[i];
+    p.parameters[i] = {q.min, q.max, q.default_value, q.repeat};
+    p.default_values[i] = normalize(p.parameters[i], q.default_value);
+  }
   const float* defaults = p.default_values.data();
 
   // Virtual bones (BONE) get plans too: advanced mode evaluates them with the same code.
+  sized(p.deformers, rig.deformer_count_with_bones());
   for (std::size_t i = 0; i < rig.deformer_count_with_bones(); ++i) {
     const Deformer& d = rig.deformer_or_bone(i);
-    DeformerPlan dp;
+    DeformerPlan& dp = p.deformers[i];
     dp.channels = plan_channels(d.channels);
     dp.base_state = state_at(static_state(d), dp.channels, defaults, scratch);
     if (d.kind == DeformerKind::Warp) {
@@ -130,14 +138,14 @@ ModelResult Model::create(std::shared_ptr<const Rig> rig_ptr) {
         dp.base_pivot = pivot_at(d, dp.grid, defaults, scratch.data());
       }
     }
-    p.deformers.push_back(std::move(dp));
   }
 
   plan_arcs(rig, p);
 
+  sized(p.meshes, rig.meshes.size());
   for (std::size_t mi = 0; mi < rig.meshes.size(); ++mi) {
     const Mesh& m = rig.meshes[mi];
-    MeshPlan mp;
+    MeshPlan& mp = p.meshes[mi];
     mp.channels = plan_channels(m.channels);
     mp.vertex_count = static_cast<std::uint32_t>(m.vertex_count());
     mp.vertex_offset = static_cast<std::uint32_t>(p.vertex_floats);
@@ -149,10 +157,9 @@ ModelResult Model::create(std::shared_ptr<const Rig> rig_ptr) {
       if (m.keyforms) add_forms(mp.keyforms, m.keyforms->forms, defaults, scratch.data(), mp.base_offsets.data(), mp.base_offsets.size());
     }
     if (m.geometry && m.geometry->indices.u32().empty()) mp.indices = m.geometry->indices.to_vector();
-    p.meshes.push_back(std::move(mp));
   }
 
-  p.parts.resize(rig.parts.size());
+  sized(p.parts, rig.parts.size());
   for (std::size_t i = 0; i < rig.parts.size(); ++i) {
     const Part& part = rig.parts[i];
     PartPlan& pp = p.parts[i];
@@ -168,9 +175,10 @@ ModelResult Model::create(std::shared_ptr<const Rig> rig_ptr) {
   }
 
   std::size_t sort_entries = 0;
+  sized(p.draw_groups, rig.draw_groups.size());
   for (std::size_t gi = 0; gi < rig.draw_groups.size(); ++gi) {
     const DrawGroup& g = rig.draw_groups[gi];
-    DrawGroupPlan gp;
+    DrawGroupPlan& gp = p.draw_groups[gi];
     gp.channels = plan_channels(g.channels);
     gp.sort_offset = static_cast<std::uint32_t>(sort_entries);
     sort_entries += g.children.size();
@@ -181,7 +189,6 @@ ModelResult Model::create(std::shared_ptr<const Rig> rig_ptr) {
         if (g.composite) pp.composite = &*g.composite;
       }
     }
-    p.draw_groups.push_back(std::move(gp));
   }
   p.sort_entries = sort_entries;
   // Every draw-tree child at most once (a file may list a mesh twice), plus an opening and
@@ -197,12 +204,12 @@ ModelResult Model::create(std::shared_ptr<const Rig> rig_ptr) {
     };
     for (std::uint32_t m : pp.composite->mask_meshes) add(m);
     std::vector<std::uint32_t> stack(pp.composite->mask_parts.begin(), pp.composite->mask_parts.end());
-    std::vector<bool> seen(rig.parts.size(), false);
+    std::vector<std::uint8_t> seen(rig.parts.size(), 0);  // not vector<bool>: one vector type less in the module
     while (!stack.empty()) {
       const std::uint32_t q = stack.back();
       stack.pop_back();
       if (q >= rig.parts.size() || seen[q]) continue;
-      seen[q] = true;
+      seen[q] = 1;
       for (const PartChild& c : rig.parts[q].children) {
         if (c.kind == ChildKind::Mesh)
           add(c.index);
@@ -212,8 +219,8 @@ ModelResult Model::create(std::shared_ptr<const Rig> rig_ptr) {
     }
   }
 
-  p.glues.reserve(rig.glues.size());
-  for (const Glue& g : rig.glues) p.glues.push_back({plan_channels(g.channels)});
+  sized(p.glues, rig.glues.size());
+  for (std::size_t i = 0; i < rig.glues.size(); ++i) p.glues[i].channels = plan_channels(rig.glues[i].channels);
 
   std::shared_ptr<Model> model(new Model());
   model->rig_ = std::move(rig_ptr);

@@ -7,6 +7,7 @@
 #include <optional>
 #include <vector>
 
+#include "base/keyed_sort.hpp"
 #include "eval/grid.hpp"
 #include "eval/plan.hpp"
 #include "p2l/eval.hpp"
@@ -63,13 +64,8 @@ struct InstanceState {
   std::vector<float> part_draw_order;
   std::vector<GroupComposite> part_composite;
 
-  // Draw-order sorting scratch: (key, child) per draw-tree child.
-  struct SortEntry {
-    std::int64_t key;
-    std::uint32_t position;  // the child's place in its group, for stability
-    DrawChild child;
-  };
-  std::vector<SortEntry> sort_scratch;
+  // Draw-order sorting scratch: (key, the child's place in its group) per draw-tree child.
+  std::vector<KeyedIndex> sort_scratch;
 
   // The host layer.
   float host_opacity = 1;

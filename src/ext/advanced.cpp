@@ -5,6 +5,7 @@
 #include <cmath>
 #include <string_view>
 
+#include "base/message.hpp"
 #include "eval/evaluate.hpp"
 #include "eval/grid.hpp"
 #include "ext/bones.hpp"
@@ -59,8 +60,8 @@ std::array<bool, kExtCount> chunks_on(const Rig& rig, std::uint32_t requested, s
     if (!h) continue;
     if (h->feature != kChunkFeature[e]) {
       if (requested & kChunkFeature[e])
-        notes.push_back(std::string(kTags[e]) + " is off: its header gives feature bit " + std::to_string(h->feature) +
-                        ", the format's is " + std::to_string(kChunkFeature[e]));
+        notes.push_back(message("{} is off: its header gives feature bit {}, the format's is {}", kTags[e], h->feature,
+                                kChunkFeature[e]));
       continue;
     }
     on[e] = e == kBone || (requested & kChunkFeature[e]) != 0;
@@ -79,7 +80,7 @@ std::array<bool, kExtCount> chunks_on(const Rig& rig, std::uint32_t requested, s
         const char* why = it == std::end(kTags) ? "is no extension this runtime runs"
                           : header_of(rig, d)   ? "is off"
                                                 : "the file does not have";
-        notes.push_back(std::string(kTags[e]) + " is off: it depends on " + tag + ", which " + why);
+        notes.push_back(message("{} is off: it depends on {}, which {}", kTags[e], tag, why));
         break;
       }
     }

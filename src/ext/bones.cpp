@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "base/sized.hpp"
 #include "eval/evaluate.hpp"
 #include "eval/frames.hpp"
 #include "ext/advanced.hpp"
@@ -60,7 +61,7 @@ void FrameSet::init(const Model& model, std::vector<std::uint32_t> members) {
   const eval::ModelPlan& plan = model.plan();
   members_ = std::move(members);
   slot_.assign(rig.deformer_count_with_bones(), -1);
-  frames_.resize(members_.size());
+  sized(frames_, members_.size());  // base/sized.hpp says why not resize()
   std::size_t points = 0;
   for (std::size_t k = 0; k < members_.size(); ++k) {
     const std::uint32_t d = members_[k];
@@ -69,7 +70,7 @@ void FrameSet::init(const Model& model, std::vector<std::uint32_t> members) {
       points = std::max<std::size_t>(points, plan.deformers[d].points_offset + std::size_t{plan.deformers[d].point_count} * 2);
   }
   points_.assign(points, 0.0f);
-  cells_.resize(plan.max_cells);
+  sized(cells_, plan.max_cells);
 }
 
 void FrameSet::evaluate(const Model& model, const InstanceState& s, const float* values, bool arcs_on) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "base/message.hpp"
 #include "eval/evaluate.hpp"
 #include "eval/grid.hpp"
 #include "p2l/eval.hpp"
@@ -72,15 +73,16 @@ bool SkinRun::prepare(const Model& model, InstanceState& s, std::size_t index, b
   const eval::ModelPlan& plan = model.plan();
   const Skin& skin = rig.skins->skins[index];
   const Mesh& mesh = rig.meshes[skin.mesh];
-  const std::string who = "SKIN skin " + std::to_string(index) + " (mesh \"" + mesh.id + "\")";
+  // Notes name the skin: SKIN skin 2 (mesh "arm"): ...
+  auto why = [&](const char* pattern) { return message(pattern, index, mesh.id); };
   if (skin.axes.size() > kMaxSkinAxes || skin.bones.size() > kMaxSkinBones) {
-    note = who + ": " + std::to_string(skin.axes.size()) + " axes and " + std::to_string(skin.bones.size()) +
-           " bones, runtime skinning takes at most " + std::to_string(kMaxSkinAxes) + " and " +
-           std::to_string(kMaxSkinBones) + "; the mesh stays baked";
+    note = message("SKIN skin {} (mesh \"{}\"): {} axes and {} bones, runtime skinning takes at most {} and {}; the "
+                   "mesh stays baked",
+                   index, mesh.id, skin.axes.size(), skin.bones.size(), kMaxSkinAxes, kMaxSkinBones);
     return false;
   }
   if (mesh.vertex_count() == 0 || mesh.parent < 0) {
-    note = who + ": the mesh has no vertices or no home; nothing to skin";
+    note = why("SKIN skin {} (mesh \"{}\"): the mesh has no vertices or no home; nothing to skin");
     return false;
   }
   skin_ = index;
@@ -99,14 +101,14 @@ bool SkinRun::prepare(const Model& model, InstanceState& s, std::size_t index, b
   rest.evaluate(model, s, defaults.data(), arcs_on);
   const auto home_rest = affine_of(rest.frame(model, s, home_));
   if (!home_rest) {
-    note = who + ": its home is not a rotation";
+    note = why("SKIN skin {} (mesh \"{}\"): its home is not a rotation");
     return false;
   }
   rest_relative_.resize(bones_.size());
   for (std::size_t b = 0; b < bones_.size(); ++b) {
     const auto bone_rest = affine_of(rest.frame(model, s, bones_[b]));
     if (!bone_rest) {
-      note = who + ": bone " + std::to_string(bones_[b]) + " is not a rotation";
+      note = message("SKIN skin {} (mesh \"{}\"): bone {} is not a rotation", index, mesh.id, bones_[b]);
       return false;
     }
     rest_relative_[b] = compose(inverse(*bone_rest), *home_rest);
@@ -164,13 +166,16 @@ void SkinRun::fit(const Model& model, InstanceState& s, bool arcs_on, std::strin
   const std::uint64_t samples = all ? combinations : singles;
   bool pairs_on = vertices * pairs * samples <= kFitBudget;
   if (!pairs_on && vertices * bones * samples > kFitBudget) {
-    note = "SKIN skin " + std::to_string(skin_) + " (mesh \"" + mesh.id + "\"): too large to fit weights (" +
-           std::to_string(vertices) + " vertices, " + std::to_string(bones) + " bones); every vertex follows its home";
+    note = message("SKIN skin {} (mesh \"{}\"): too large to fit weights ({} vertices, {} bones); every vertex follows "
+                   "its home",
+                   skin_, mesh.id, vertices, bones);
     return;
   }
   if (!all && combinations <= 1024)
-    note = "SKIN skin " + std::to_string(skin_) + " (mesh \"" + mesh.id + "\"): weights fitted per axis" +
-           std::string(pairs_on ? "" : ", single bones only") + " to stay within the fitting budget";
+    note = message(pairs_on ? "SKIN skin {} (mesh \"{}\"): weights fitted per axis to stay within the fitting budget"
+                            : "SKIN skin {} (mesh \"{}\"): weights fitted per axis, single bones only to stay within "
+                              "the fitting budget",
+                   skin_, mesh.id);
 
   std::vector<std::vector<float>> raw(samples, std::vector<float>());
   std::vector<float> base(rig.parameters.size());

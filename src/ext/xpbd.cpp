@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "base/sized.hpp"
+
 namespace p2l::ext {
 namespace {
 
@@ -104,8 +106,9 @@ XpbdSolver::XpbdSolver(const Simulation& sim) : sim_(&sim) {
     p->x.assign(n, 0.0f);
     p->y.assign(n, 0.0f);
   }
-  kinematic_.resize(n);
-  mobility_.resize(n);
+  // Sized once (base/sized.hpp says why not resize()).
+  sized(kinematic_, n);
+  sized(mobility_, n);
   for (std::size_t i = 0; i < n; ++i) {
     kinematic_[i] = sim.pin_weight[i] >= kRigidPin || sim.inv_mass[i] == 0.0f;
     mobility_[i] = kinematic_[i] ? 0.0f : sim.inv_mass[i];
@@ -114,9 +117,9 @@ XpbdSolver::XpbdSolver(const Simulation& sim) : sim_(&sim) {
   frame_rest_.assign(frame_particles_.size() * 2, 0.0f);
 
   const std::size_t colliders = sim.colliders.size();
-  colliders_.resize(colliders);
-  prev_colliders_.resize(colliders);
-  step_colliders_.resize(colliders);
+  sized(colliders_, colliders);
+  sized(prev_colliders_, colliders);
+  sized(step_colliders_, colliders);
 
   const std::size_t edges = sim.stretch_a.size(), triangles = sim.tri_a.size();
   stretch_lambda_.assign(edges, 0.0f);

@@ -10,6 +10,7 @@
 #include <span>
 #include <string>
 
+#include "base/message.hpp"
 #include "p2l/format.hpp"
 
 namespace p2l::format {
@@ -54,8 +55,7 @@ class ByteReader {
   const std::uint8_t* take(std::size_t n, const char* what) {
     if (!ok()) return nullptr;
     if (remaining() < n) {
-      fail(ErrorCode::Truncated, std::string("expected ") + what + " (" + std::to_string(n) + " bytes), " +
-                                     std::to_string(remaining()) + " left");
+      fail(ErrorCode::Truncated, message("expected {} ({} bytes), {} left", what, n, remaining()));
       return nullptr;
     }
     const std::uint8_t* p = here();
@@ -86,7 +86,7 @@ class ByteReader {
     if (!p) return 0;
     float v = load_f32(p);
     if (!std::isfinite(v)) {
-      fail_at(at, ErrorCode::NonFinite, std::string("expected a finite f32 for ") + what);
+      fail_at(at, ErrorCode::NonFinite, message("expected a finite f32 for {}", what));
       return 0;
     }
     return v;
@@ -111,8 +111,8 @@ class ByteReader {
     if (!ok()) return;
     if (n * (min_size ? min_size : 1) > remaining()) {
       fail_at(at, ErrorCode::Truncated,
-              std::string(what) + " count " + std::to_string(n) + " needs at least " +
-                  std::to_string(n * (min_size ? min_size : 1)) + " bytes, " + std::to_string(remaining()) + " left");
+              message("{} count {} needs at least {} bytes, {} left", what, n, n * (min_size ? min_size : 1),
+                      remaining()));
     }
   }
 

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "base/message.hpp"
+
 namespace p2l::format {
 namespace {
 
@@ -44,6 +46,10 @@ class GrowingOutput {
   std::size_t used_ = 0;
 };
 
+std::string size_mismatch(std::size_t produced, std::uint64_t raw_length) {
+  return message("decompresses to {} bytes, raw_length says {}", produced, raw_length);
+}
+
 AlignedBuffer inflate_zlib(std::span<const std::uint8_t> stored, std::uint64_t raw_length, std::string& why) {
   GrowingOutput out(raw_length, stored.size());
   if (!out.ok()) return why = "cannot allocate the output", AlignedBuffer{};
@@ -74,7 +80,7 @@ AlignedBuffer inflate_zlib(std::span<const std::uint8_t> stored, std::uint64_t r
       return why = "the zlib stream is truncated", AlignedBuffer{};
     }
     if (rc != Z_OK && rc != Z_BUF_ERROR) {
-      why = std::string("the zlib stream is corrupt (") + (z.msg ? z.msg : "error") + ")";
+      why = message("the zlib stream is corrupt ({})", z.msg ? z.msg : "error");
       inflateEnd(&z);
       return {};
     }
@@ -82,10 +88,7 @@ AlignedBuffer inflate_zlib(std::span<const std::uint8_t> stored, std::uint64_t r
   bool trailing = z.avail_in != 0;
   inflateEnd(&z);
   if (trailing) return why = "bytes follow the end of the zlib stream", AlignedBuffer{};
-  if (out.used() != raw_length)
-    return why = "decompresses to " + std::to_string(out.used()) + " bytes, raw_length says " +
-                 std::to_string(raw_length),
-           AlignedBuffer{};
+  if (out.used() != raw_length) return why = size_mismatch(out.used(), raw_length), AlignedBuffer{};
   return out.finish();
 }
 
@@ -93,7 +96,8 @@ AlignedBuffer decompress_zstd(std::span<const std::uint8_t> stored, std::uint64_
   if (ZSTD_getDictID_fromFrame(stored.data(), stored.size()) != 0)
     return why = "the zstd frame needs a dictionary", AlignedBuffer{};
   size_t frame = ZSTD_findFrameCompressedSize(stored.data(), stored.size());
-  if (ZSTD_isError(frame)) return why = std::string("the zstd frame is truncated or corrupt (") + ZSTD_getErrorName(frame) + ")", AlignedBuffer{};
+  if (ZSTD_isError(frame))
+    return why = message("the zstd frame is truncated or corrupt ({})", ZSTD_getErrorName(frame)), AlignedBuffer{};
   if (frame != stored.size()) return why = "bytes follow the zstd frame", AlignedBuffer{};
   GrowingOutput out(raw_length, stored.size());
   if (!out.ok()) return why = "cannot allocate the output", AlignedBuffer{};
@@ -116,7 +120,7 @@ AlignedBuffer decompress_zstd(std::span<const std::uint8_t> stored, std::uint64_
     rc = ZSTD_decompressStream(ds, &o, &in);
     out.produced(o.pos);
     if (ZSTD_isError(rc)) {
-      why = std::string("the zstd frame is corrupt (") + ZSTD_getErrorName(rc) + ")";
+      why = message("the zstd frame is corrupt ({})", ZSTD_getErrorName(rc));
       ZSTD_freeDStream(ds);
       return {};
     }
@@ -126,10 +130,7 @@ AlignedBuffer decompress_zstd(std::span<const std::uint8_t> stored, std::uint64_
     }
   }
   ZSTD_freeDStream(ds);
-  if (out.used() != raw_length)
-    return why = "decompresses to " + std::to_string(out.used()) + " bytes, raw_length says " +
-                 std::to_string(raw_length),
-           AlignedBuffer{};
+  if (out.used() != raw_length) return why = size_mismatch(out.used(), raw_length), AlignedBuffer{};
   return out.finish();
 }
 

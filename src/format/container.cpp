@@ -3,19 +3,22 @@
 #include <algorithm>
 #include <string>
 
+#include "base/keyed_sort.hpp"
+#include "base/message.hpp"
+#include "base/sized.hpp"
 #include "format/byte_reader.hpp"
 #include "format/compression.hpp"
 
 namespace p2l::format {
 namespace {
 
-Error table_error(ErrorCode code, std::string chunk, std::uint64_t offset, std::string message) {
-  Error e;
-  e.code = code;
-  e.chunk = std::move(chunk);
-  e.offset = static_cast<std::int64_t>(offset);
-  e.message = std::move(message);
-  return e;
+// Sets `error` in place (no Error to build and move at each of the many failures below).
+void set_error(Error& error, ErrorCode code, std::string chunk, std::uint64_t offset, std::string message) {
+  error.code = code;
+  error.chunk = std::move(chunk);
+  error.offset = static_cast<std::int64_t>(offset);
+  error.in_chunk = false;
+  error.message = std::move(message);
 }
 
 bool valid_tag(const std::string& tag) {
@@ -51,7 +54,10 @@ bool read_table(std::span<const std::uint8_t> file, FileInfo& info, Error& error
   ByteReader r(file, "", 0, true);
   const std::uint8_t* magic = r.take(8, "the 8-byte magic");
   if (!magic || std::memcmp(magic, kMagic, 8) != 0) {
-    error = r.ok() ? table_error(ErrorCode::NotP2lrt, "", 0, "expected the magic \"P2LRT\\0\\0\\0\"") : r.take_error();
+    if (r.ok())
+      set_error(error, ErrorCode::NotP2lrt, "", 0, "expected the magic \"P2LRT\\0\\0\\0\"");
+    else
+      error = r.take_error();
     if (error.code == ErrorCode::Truncated) error.code = ErrorCode::NotP2lrt;
     return false;
   }
@@ -65,28 +71,28 @@ bool read_table(std::span<const std::uint8_t> file, FileInfo& info, Error& error
     return true;
   }
   if (info.major != 2) {
-    error = table_error(ErrorCode::UnsupportedVersion, "", 8,
-                        "expected major version 1 or 2, found " + std::to_string(info.major));
+    set_error(error, ErrorCode::UnsupportedVersion, "", 8,
+                        message("expected major version 1 or 2, found {}", info.major));
     return false;
   }
   if (file.size() < kHeaderSize) {
-    error = table_error(ErrorCode::Truncated, "", file.size(),
-                        "expected a 32-byte header, the file has " + std::to_string(file.size()) + " bytes");
+    set_error(error, ErrorCode::Truncated, "", file.size(),
+                        message("expected a 32-byte header, the file has {} bytes", file.size()));
     return false;
   }
   info.flags = r.u32();
   std::uint32_t count = r.u32();
   std::uint32_t toc_offset = r.u32();
   if (toc_offset != kHeaderSize) {
-    error = table_error(ErrorCode::BadHeader, "", 20,
-                        "expected toc_offset 32 (the table follows the header), found " + std::to_string(toc_offset));
+    set_error(error, ErrorCode::BadHeader, "", 20,
+                        message("expected toc_offset 32 (the table follows the header), found {}", toc_offset));
     return false;
   }
   std::uint64_t table_end = kHeaderSize + std::uint64_t{count} * kEntrySize;
   if (table_end > file.size()) {
-    error = table_error(ErrorCode::Truncated, "", 16,
-                        "the chunk table of " + std::to_string(count) + " entries needs " + std::to_string(table_end) +
-                            " bytes, the file has " + std::to_string(file.size()));
+    set_error(error, ErrorCode::Truncated, "", 16,
+                        message("the chunk table of {} entries needs {} bytes, the file has {}", count, table_end,
+                                file.size()));
     return false;
   }
   info.chunks.clear();
@@ -105,26 +111,25 @@ bool read_table(std::span<const std::uint8_t> file, FileInfo& info, Error& error
     e.crc = t.u32();
     t.u32();  // reserved
     if (!valid_tag(e.tag)) {
-      error = table_error(ErrorCode::BadChunkTable, printable_tag(tag), at,
-                          "expected a tag of four ASCII letters or digits in table entry " + std::to_string(i));
+      set_error(error, ErrorCode::BadChunkTable, printable_tag(tag), at,
+                          message("expected a tag of four ASCII letters or digits in table entry {}", i));
       return false;
     }
     std::size_t offset = 0, length = 0;
     if (!to_address(e.offset, offset) || !to_address(e.length, length)) {
-      error = table_error(ErrorCode::TooLarge, e.tag, at + 8,
+      set_error(error, ErrorCode::TooLarge, e.tag, at + 8,
                           "offset or length exceeds this reader's address width");
       return false;
     }
     if (e.offset % 16 != 0) {
-      error = table_error(ErrorCode::BadChunkTable, e.tag, at + 8,
-                          "expected a 16-byte aligned offset, found " + std::to_string(e.offset));
+      set_error(error, ErrorCode::BadChunkTable, e.tag, at + 8,
+                          message("expected a 16-byte aligned offset, found {}", e.offset));
       return false;
     }
     if (e.offset < table_end || e.length > file.size() || e.offset > file.size() - e.length) {
-      error = table_error(ErrorCode::BadChunkTable, e.tag, at + 8,
-                          "chunk at " + std::to_string(e.offset) + " of " + std::to_string(e.length) +
-                              " bytes lies outside the file's data area [" + std::to_string(table_end) + ", " +
-                              std::to_string(file.size()) + ")");
+      set_error(error, ErrorCode::BadChunkTable, e.tag, at + 8,
+                          message("chunk at {} of {} bytes lies outside the file's data area [{}, {})", e.offset,
+                                  e.length, table_end, file.size()));
       return false;
     }
     info.chunks.push_back(std::move(e));
@@ -132,10 +137,11 @@ bool read_table(std::span<const std::uint8_t> file, FileInfo& info, Error& error
 
   // Chunks may not overlap; what lies between and after them is padding: zeros, and
   // shorter than one alignment step.
-  std::vector<std::size_t> order(info.chunks.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::size_t a, std::size_t b) { return info.chunks[a].offset < info.chunks[b].offset; });
+  // By offset, equal offsets in table order (every offset is within the file, checked above).
+  std::vector<KeyedIndex> order(info.chunks.size());
+  for (std::size_t i = 0; i < order.size(); ++i)
+    order[i] = {static_cast<std::int64_t>(info.chunks[i].offset), static_cast<std::uint32_t>(i)};
+  sort_keyed(order.data(), order.data() + order.size());
   auto is_padding = [&](std::uint64_t from, std::uint64_t to) {
     if (to - from >= 16) return false;
     for (std::uint64_t k = from; k < to; ++k)
@@ -143,25 +149,27 @@ bool read_table(std::span<const std::uint8_t> file, FileInfo& info, Error& error
     return true;
   };
   std::uint64_t end = table_end;
-  for (std::size_t i : order) {
-    const ChunkEntry& e = info.chunks[i];
+  for (const KeyedIndex& o : order) {
+    const ChunkEntry& e = info.chunks[o.index];
     if (e.offset < end) {
-      error = table_error(ErrorCode::BadChunkTable, e.tag, e.offset,
-                          "chunk overlaps the one before it, which ends at " + std::to_string(end));
+      set_error(error, ErrorCode::BadChunkTable, e.tag, e.offset,
+                          message("chunk overlaps the one before it, which ends at {}", end));
       return false;
     }
     if (!is_padding(end, e.offset)) {
-      error = table_error(ErrorCode::BadChunkTable, e.tag, end,
-                          "expected at most 15 zero bytes of padding before the chunk, found " +
-                              std::to_string(e.offset - end) + " bytes that are not all zero padding");
+      set_error(error, ErrorCode::BadChunkTable, e.tag, end,
+                          message("expected at most 15 zero bytes of padding before the chunk, found {} bytes that "
+                                  "are not all zero padding",
+                                  e.offset - end));
       return false;
     }
     end = e.offset + e.length;
   }
   if (!is_padding(end, file.size())) {
-    error = table_error(ErrorCode::BadChunkTable, "", end,
-                        "expected the file to end after the last chunk (and at most 15 zero bytes of padding), found " +
-                            std::to_string(file.size() - end) + " more bytes");
+    set_error(error, ErrorCode::BadChunkTable, "", end,
+                        message("expected the file to end after the last chunk (and at most 15 zero bytes of "
+                                "padding), found {} more bytes",
+                                file.size() - end));
     return false;
   }
 
@@ -169,9 +177,9 @@ bool read_table(std::span<const std::uint8_t> file, FileInfo& info, Error& error
   for (std::size_t i = 0; i < info.chunks.size(); ++i) {
     for (std::size_t j = 0; j < i; ++j) {
       if (info.chunks[i].tag == info.chunks[j].tag && canonical_tag(info.chunks[i].tag)) {
-        error = table_error(ErrorCode::DuplicateChunk, info.chunks[i].tag, kHeaderSize + i * kEntrySize,
-                            "expected each canonical tag at most once; table entries " + std::to_string(j) + " and " +
-                                std::to_string(i) + " share it");
+        set_error(error, ErrorCode::DuplicateChunk, info.chunks[i].tag, kHeaderSize + i * kEntrySize,
+                            message("expected each canonical tag at most once; table entries {} and {} share it", j,
+                                    i));
         return false;
       }
     }
@@ -186,8 +194,8 @@ bool read_container(std::span<const std::uint8_t> file, const std::shared_ptr<co
 
 bool read_chunks(std::span<const std::uint8_t> file, const std::shared_ptr<const void>& owner,
                  const LoadOptions& options, const FileInfo& info, std::vector<ChunkBytes>& chunks, Error& error) {
-  chunks.clear();
-  chunks.reserve(info.chunks.size());
+  // Filled in place (base/sized.hpp says why); on failure the caller drops them.
+  sized(chunks, info.chunks.size());
   for (std::size_t i = 0; i < info.chunks.size(); ++i) {
     const ChunkEntry& e = info.chunks[i];
     std::uint64_t entry_at = kHeaderSize + i * kEntrySize;
@@ -195,20 +203,19 @@ bool read_chunks(std::span<const std::uint8_t> file, const std::shared_ptr<const
     if (options.verify_crc && e.has_crc()) {
       std::uint32_t actual = crc32(stored);
       if (actual != e.crc) {
-        error = table_error(ErrorCode::CrcMismatch, e.tag, e.offset,
-                            "chunk fails its CRC: the table says " + std::to_string(e.crc) + ", the bytes give " +
-                                std::to_string(actual));
+        set_error(error, ErrorCode::CrcMismatch, e.tag, e.offset,
+                            message("chunk fails its CRC: the table says {}, the bytes give {}", e.crc, actual));
         return false;
       }
     }
-    ChunkBytes c;
+    ChunkBytes& c = chunks[i];
     c.entry = e;
     switch (e.compression()) {
       case Compression::None:
         if (e.raw_length != e.length) {
-          error = table_error(ErrorCode::BadChunkTable, e.tag, entry_at + 24,
-                              "an uncompressed chunk needs raw_length equal to length (" + std::to_string(e.length) +
-                                  "), found " + std::to_string(e.raw_length));
+          set_error(error, ErrorCode::BadChunkTable, e.tag, entry_at + 24,
+                              message("an uncompressed chunk needs raw_length equal to length ({}), found {}", e.length,
+                                      e.raw_length));
           return false;
         }
         c.bytes = stored;
@@ -218,17 +225,17 @@ bool read_chunks(std::span<const std::uint8_t> file, const std::shared_ptr<const
       case Compression::Zstd: {
         std::size_t raw = 0;
         if (!to_address(e.raw_length, raw) || e.raw_length > options.max_chunk_bytes) {
-          error = table_error(ErrorCode::TooLarge, e.tag, entry_at + 24,
-                              "raw_length " + std::to_string(e.raw_length) + " exceeds the reader's limit of " +
-                                  std::to_string(options.max_chunk_bytes) + " bytes a chunk");
+          set_error(error, ErrorCode::TooLarge, e.tag, entry_at + 24,
+                              message("raw_length {} exceeds the reader's limit of {} bytes a chunk", e.raw_length,
+                                      options.max_chunk_bytes));
           return false;
         }
         std::string why;
         AlignedBuffer out = decompress(e.compression(), stored, e.raw_length, why);
         if (!out) {
-          error = table_error(ErrorCode::BadCompression, e.tag, e.offset,
-                              std::string(e.compression() == Compression::Deflate ? "deflate" : "zstd") +
-                                  " chunk does not decompress: " + why);
+          set_error(error, ErrorCode::BadCompression, e.tag, e.offset,
+                              message("{} chunk does not decompress: {}",
+                                      e.compression() == Compression::Deflate ? "deflate" : "zstd", why));
           return false;
         }
         c.bytes = {out.data.get(), out.size};
@@ -237,11 +244,10 @@ bool read_chunks(std::span<const std::uint8_t> file, const std::shared_ptr<const
         break;
       }
       default:
-        error = table_error(ErrorCode::BadCompression, e.tag, entry_at + 6,
+        set_error(error, ErrorCode::BadCompression, e.tag, entry_at + 6,
                             "compression method 3 is reserved (expected 0 none, 1 deflate or 2 zstd)");
         return false;
     }
-    chunks.push_back(std::move(c));
   }
   return true;
 }

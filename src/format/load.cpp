@@ -2,6 +2,7 @@
 // -> Rig -> validate(). Both versions fill the same Rig through the same RecordReader.
 #include <cstring>
 
+#include "base/message.hpp"
 #include "format/aligned_buffer.hpp"
 #include "format/chunk_ids.hpp"
 #include "format/container.hpp"
@@ -75,9 +76,9 @@ bool parse_chunk(ChunkId id, const format::ChunkBytes& c, const std::vector<std:
     case ChunkId::Count: break;
   }
   if (br.ok() && !br.at_end()) {
-    br.fail(ErrorCode::BadRecord, "the records end " + std::to_string(br.remaining()) +
-                                      " bytes before the chunk does (expected them to fill its " +
-                                      std::to_string(c.bytes.size()) + " bytes exactly)");
+    br.fail(ErrorCode::BadRecord,
+            message("the records end {} bytes before the chunk does (expected them to fill its {} bytes exactly)",
+                    br.remaining(), c.bytes.size()));
   }
   if (!br.ok()) {
     error = br.take_error();
@@ -106,10 +107,11 @@ bool load_v2(std::span<const std::uint8_t> file, const std::shared_ptr<const voi
       info.chunks[i].known = true;
     } else if (c.entry.required()) {
       error = make_error(ErrorCode::RequiredFeature, c.entry.tag, static_cast<std::int64_t>(c.entry.offset),
-                         "This rig requires feature " + c.entry.tag + " version " + std::to_string(c.entry.version) +
-                             (id ? " (this reader knows up to version " +
-                                       std::to_string(format::spec(*id).newest_version) + ")"
-                                 : " (a required chunk this reader does not know)"));
+                         id ? message("This rig requires feature {} version {} (this reader knows up to version {})",
+                                      c.entry.tag, c.entry.version, format::spec(*id).newest_version)
+                            : message("This rig requires feature {} version {} (a required chunk this reader does not "
+                                      "know)",
+                                      c.entry.tag, c.entry.version));
       return false;
     } else if (!id) {
       // An optional chunk of another vendor or a later spec: kept verbatim.
@@ -121,8 +123,9 @@ bool load_v2(std::span<const std::uint8_t> file, const std::shared_ptr<const voi
   for (std::size_t i = 0; i < format::kChunkIdCount; ++i) {
     if (format::kChunkSpecs[i].must_exist && !known[i]) {
       error = make_error(ErrorCode::MissingChunk, std::string(format::kChunkSpecs[i].tag), -1,
-                         "Missing chunk " + std::string(format::kChunkSpecs[i].tag) +
-                             ": expected every required core chunk (STRS CANV PARM DEFM PART MESH DRAW)");
+                         message("Missing chunk {}: expected every required core chunk (STRS CANV PARM DEFM PART "
+                                 "MESH DRAW)",
+                                 format::kChunkSpecs[i].tag));
       return false;
     }
   }
@@ -168,8 +171,8 @@ bool load_v1(std::span<const std::uint8_t> file, const std::shared_ptr<const voi
   if (section(ChunkId::ROLE)) rr.roles(rig.roles);
   if (br.ok() && !br.at_end()) {
     br.set_chunk("");
-    br.fail(ErrorCode::BadRecord, "expected the version-1 rig to end after its roles, found " +
-                                      std::to_string(br.remaining()) + " more bytes");
+    br.fail(ErrorCode::BadRecord,
+            message("expected the version-1 rig to end after its roles, found {} more bytes", br.remaining()));
   }
   if (!br.ok()) return error = br.take_error(), false;
   return true;

@@ -4,6 +4,8 @@
 #include <bit>
 #include <cstring>
 
+#include "base/message.hpp"
+#include "base/sized.hpp"
 #include "format/array_codec.hpp"
 
 namespace p2l::format {
@@ -28,6 +30,11 @@ constexpr std::size_t kMinBinding = 14;
 constexpr std::size_t kMinSkin = 24;
 constexpr std::size_t kMinSimulation = 168;
 }  // namespace
+
+// Record lists are sized from their counts and filled in place (base/sized.hpp says why).
+// The counts are bounded by the bytes that remain (ByteReader::count), so sizing a list up
+// front is as safe as reserving it was. A record a failure leaves half-read stays in its
+// list, but a load that fails gives no rig.
 
 bool valid_utf8(std::string_view s) {
   std::size_t i = 0, n = s.size();
@@ -71,8 +78,7 @@ bool read_string_table(ByteReader& r, std::vector<std::string>& out) {
   std::size_t blob_at = r.pos();
   std::size_t blob_size = r.remaining();
   const char* blob = reinterpret_cast<const char*>(r.here());
-  out.clear();
-  out.reserve(n);
+  sized(out, n);
   std::uint32_t previous = ByteReader::load_u32(raw);
   if (previous != 0) {
     r.fail_at(offsets_at, ErrorCode::BadString, "expected the first string offset to be 0");
@@ -82,23 +88,20 @@ bool read_string_table(ByteReader& r, std::vector<std::string>& out) {
     std::uint32_t next = ByteReader::load_u32(raw + 4 * (i + 1));
     if (next < previous || next > blob_size) {
       r.fail_at(offsets_at + 4 * (i + 1), ErrorCode::BadString,
-                "string " + std::to_string(i) + " ends at " + std::to_string(next) +
-                    ", expected an offset between " + std::to_string(previous) + " and the blob size " +
-                    std::to_string(blob_size));
+                message("string {} ends at {}, expected an offset between {} and the blob size {}", i, next, previous,
+                        blob_size));
       return false;
     }
-    std::string s(blob + previous, next - previous);
-    if (!valid_utf8(s)) {
-      r.fail_at(blob_at + previous, ErrorCode::BadString, "string " + std::to_string(i) + " is not valid UTF-8");
+    out[i].assign(blob + previous, next - previous);
+    if (!valid_utf8(out[i])) {
+      r.fail_at(blob_at + previous, ErrorCode::BadString, message("string {} is not valid UTF-8", i));
       return false;
     }
-    out.push_back(std::move(s));
     previous = next;
   }
   if (previous != blob_size) {
     r.fail_at(blob_at + previous, ErrorCode::BadRecord,
-              "the strings end at " + std::to_string(previous) + " but the blob has " + std::to_string(blob_size) +
-                  " bytes");
+              message("the strings end at {} but the blob has {} bytes", previous, blob_size));
     return false;
   }
   r.take(blob_size, "the string blob");
@@ -112,8 +115,7 @@ std::string RecordReader::str(const char* what) {
     if (!r_.ok() || i == 0xFFFFFFFFu) return {};
     if (i >= strings_->size()) {
       r_.fail_at(at, ErrorCode::BadReference,
-                 std::string(what) + ": string reference " + std::to_string(i) + " is past the " +
-                     std::to_string(strings_->size()) + " strings of STRS");
+                 message("{}: string reference {} is past the {} strings of STRS", what, i, strings_->size()));
       return {};
     }
     return (*strings_)[i];
@@ -124,11 +126,16 @@ std::string RecordReader::str(const char* what) {
   if (!p) return {};
   std::string s(reinterpret_cast<const char*>(p), n);
   if (!valid_utf8(s)) {
-    r_.fail_at(at, ErrorCode::BadString, std::string(what) + " is not valid UTF-8");
+    r_.fail_at(at, ErrorCode::BadString, message("{} is not valid UTF-8", what));
     return {};
   }
   return s;
 }
+
+// Into a field: the value moves in here, once, rather than at each of the record fields.
+void RecordReader::str(std::string& out, const char* what) { out = str(what); }
+void RecordReader::floats(Array<float>& out, const char* what) { out = floats(what); }
+void RecordReader::indices(IndexArray& out, const char* what) { out = indices(what); }
 
 std::uint32_t RecordReader::array_header(std::initializer_list<std::uint8_t> codecs, std::uint8_t& codec,
                                          const char* what) {
@@ -136,7 +143,7 @@ std::uint32_t RecordReader::array_header(std::initializer_list<std::uint8_t> cod
   while (r_.ok() && r_.pos() % 4 != 0) {
     std::size_t at = r_.pos();
     if (r_.u8("array padding") != 0) {
-      r_.fail_at(at, ErrorCode::BadRecord, std::string("expected zero padding before the array ") + what);
+      r_.fail_at(at, ErrorCode::BadRecord, message("expected zero padding before the array {}", what));
       return 0;
     }
   }
@@ -148,10 +155,9 @@ std::uint32_t RecordReader::array_header(std::initializer_list<std::uint8_t> cod
   for (std::uint8_t c : codecs) allowed |= c == codec;
   if (!allowed) {
     std::string list;
-    for (std::uint8_t c : codecs) list += (list.empty() ? "" : ", ") + std::to_string(c);
+    for (std::uint8_t c : codecs) list += message(list.empty() ? "{}" : ", {}", c);
     r_.fail_at(at, ErrorCode::BadRecord,
-               std::string(what) + ": array codec " + std::to_string(codec) + " is not allowed here (expected " +
-                   list + ")");
+               message("{}: array codec {} is not allowed here (expected {})", what, codec, list));
     return 0;
   }
   return r_.count(codec_element_size(static_cast<ArrayCodec>(codec)), what);
@@ -166,7 +172,7 @@ Array<float> RecordReader::floats(const char* what) {
   if (!p) return {};
   auto non_finite = [&](std::uint32_t i) {
     r_.fail_at(at + i * codec_element_size(static_cast<ArrayCodec>(codec)), ErrorCode::NonFinite,
-               std::string(what) + ": element " + std::to_string(i) + " is not a finite number");
+               message("{}: element {} is not a finite number", what, i));
   };
   if (codec == static_cast<std::uint8_t>(ArrayCodec::F32)) {
     for (std::uint32_t i = 0; i < n; ++i) {
@@ -231,9 +237,8 @@ Rgb RecordReader::rgb(const char* what) {
 
 std::vector<std::uint32_t> RecordReader::refs(const char* what) {
   std::uint32_t n = r_.count(kRefSize, what);
-  std::vector<std::uint32_t> v;
-  v.reserve(n);
-  for (std::uint32_t i = 0; i < n && r_.ok(); ++i) v.push_back(r_.u32(what));
+  std::vector<std::uint32_t> v(n);
+  for (std::uint32_t i = 0; i < n && r_.ok(); ++i) v[i] = r_.u32(what);
   return v;
 }
 
@@ -251,32 +256,32 @@ void RecordReader::canvas(Canvas& c) {
 void RecordReader::parameters(std::vector<Parameter>& out) {
   // At least: two strings (4 bytes each: a reference, or an empty inline string), three f32, flags.
   std::uint32_t n = r_.count(21, "parameter");
+  sized(out, n);
   for (std::uint32_t i = 0; i < n && r_.ok(); ++i) {
     mark(ChunkId::PARM);
-    Parameter p;
-    p.id = str("parameter id");
-    p.name = str("parameter name");
+    Parameter& p = out[i];
+    str(p.id, "parameter id");
+    str(p.name, "parameter name");
     p.min = r_.f32("parameter min");
     p.max = r_.f32("parameter max");
     p.default_value = r_.f32("parameter default");
     std::uint8_t flags = r_.u8("parameter flags");
     p.blend = flags & 1;
     p.repeat = flags & 2;
-    if (r_.ok()) out.push_back(std::move(p));
   }
 }
 
 template <class F, class ReadForm>
-std::optional<Grid<F>> RecordReader::grid(ReadForm read_form) {
+bool RecordReader::grid(Grid<F>& g, ReadForm read_form) {
   std::uint16_t axis_count = r_.u16("keyform axis count");
-  if (!r_.ok() || axis_count == 0xFFFF) return std::nullopt;
-  Grid<F> g;
+  if (!r_.ok() || axis_count == 0xFFFF) return false;
   r_.check_count(r_.pos() - 2, axis_count, 8, "keyform axis");
+  if (!r_.ok()) return false;
+  sized(g.axes, axis_count);
   for (std::uint16_t i = 0; i < axis_count && r_.ok(); ++i) {
-    Axis a;
+    Axis& a = g.axes[i];
     a.parameter = r_.u32("keyform axis parameter");
-    a.keys = floats("keyform axis keys");
-    g.axes.push_back(std::move(a));
+    floats(a.keys, "keyform axis keys");
   }
   std::size_t at = r_.pos();
   std::uint32_t cells = r_.count(2 * std::size_t{axis_count}, "keyform cell");
@@ -286,27 +291,23 @@ std::optional<Grid<F>> RecordReader::grid(ReadForm read_form) {
   for (const Axis& a : g.axes) combinations = std::min<std::uint64_t>(combinations * a.keys.size(), 1ull << 32);
   if (r_.ok() && cells > combinations) {
     r_.fail_at(at, ErrorCode::BadStructure,
-               std::to_string(cells) + " keyform cells, expected at most one per key combination (" +
-                   std::to_string(combinations) + ")");
-    return std::nullopt;
+               message("{} keyform cells, expected at most one per key combination ({})", cells, combinations));
+    return false;
   }
-  g.coords.reserve(std::size_t{cells} * axis_count);
-  g.forms.reserve(cells);
+  sized(g.coords, std::size_t{cells} * axis_count);
+  sized(g.forms, cells);
   for (std::uint32_t c = 0; c < cells && r_.ok(); ++c) {
-    for (std::uint16_t i = 0; i < axis_count; ++i) g.coords.push_back(r_.u16("keyform cell coordinate"));
-    F form = read_form();
-    if (r_.ok()) g.forms.push_back(std::move(form));
+    for (std::uint16_t i = 0; i < axis_count; ++i) g.coords[std::size_t{c} * axis_count + i] = r_.u16("keyform cell coordinate");
+    g.forms[c] = read_form();
   }
-  if (!r_.ok()) return std::nullopt;
-  return g;
+  return r_.ok();
 }
 
-Channels RecordReader::channels() {
-  Channels out;
+void RecordReader::channels(Channels& out) {
   std::size_t at = r_.pos();
   std::uint8_t n = r_.u8("channel count");
   r_.check_count(at, n, kMinChannel, "channel");
-  out.reserve(r_.ok() ? n : 0);
+  sized(out, r_.ok() ? n : 0);
   for (std::uint8_t i = 0; i < n && r_.ok(); ++i) {
     at = r_.pos();
     std::uint8_t type = r_.u8("channel");
@@ -314,19 +315,20 @@ Channels RecordReader::channels() {
     if (!r_.ok()) break;
     if (type >= kChannelTypeCount) {
       r_.fail_at(at, ErrorCode::BadRecord,
-                 "channel " + std::to_string(type) + " is unknown (expected 0..6: DrawOrder, Opacity, MultiplyColor, "
-                 "ScreenColor, FlipX, FlipY, GlueIntensity)");
+                 message("channel {} is unknown (expected 0..6: DrawOrder, Opacity, MultiplyColor, ScreenColor, FlipX, "
+                         "FlipY, GlueIntensity)",
+                         type));
       break;
     }
     if (kind > 2) {
       r_.fail_at(at + 1, ErrorCode::BadRecord,
-                 "channel kind " + std::to_string(kind) + " is unknown (expected 0 scalar, 1 colour, 2 flag)");
+                 message("channel kind {} is unknown (expected 0 scalar, 1 colour, 2 flag)", kind));
       break;
     }
-    Channel ch;
+    Channel& ch = out[i];
     ch.type = static_cast<ChannelType>(type);
     ch.kind = static_cast<ChannelKind>(kind);
-    auto g = grid<Rgb>([&] {
+    bool present = grid(ch.grid, [&] {
       Rgb v{0, 0, 0};
       if (kind == 1)
         v = rgb("channel colour");
@@ -337,55 +339,44 @@ Channels RecordReader::channels() {
       return v;
     });
     if (!r_.ok()) break;
-    if (!g) {
+    if (!present) {
       r_.fail_at(at + 2, ErrorCode::BadRecord, "expected a keyform grid for the channel, found 0xFFFF (no grid)");
       break;
     }
-    ch.grid = std::move(*g);
-    out.push_back(std::move(ch));
   }
-  return out;
 }
 
 template <class S, class ReadShape>
-std::vector<Binding<S>> RecordReader::bindings(ReadShape read_shape) {
-  std::vector<Binding<S>> out;
+void RecordReader::bindings(std::vector<Binding<S>>& out, ReadShape read_shape) {
   std::uint16_t n = r_.count16(kMinBinding, "blend binding");
-  out.reserve(n);
+  sized(out, n);
   for (std::uint16_t i = 0; i < n && r_.ok(); ++i) {
-    Binding<S> b;
+    Binding<S>& b = out[i];
     b.parameter = r_.u32("blend binding parameter");
-    b.keys = floats("blend binding keys");
+    floats(b.keys, "blend binding keys");
     b.neutral = r_.u32("blend binding neutral");
-    b.shapes.reserve(b.keys.size());  // bounded: the keys were read
-    for (std::size_t k = 0; k < b.keys.size() && r_.ok(); ++k) {
-      if (r_.flag("blend shape present"))
-        b.shapes.emplace_back(read_shape());
-      else
-        b.shapes.emplace_back(std::nullopt);
-    }
+    sized(b.shapes, b.keys.size());  // bounded: the keys were read
+    for (std::size_t k = 0; k < b.keys.size() && r_.ok(); ++k)
+      if (r_.flag("blend shape present")) b.shapes[k] = read_shape();
     std::uint16_t limits = r_.count16(6, "blend limit");
+    sized(b.limits, limits);
     for (std::uint16_t l = 0; l < limits && r_.ok(); ++l) {
-      Limit lim;
+      Limit& lim = b.limits[l];
       lim.parameter = r_.u32("blend limit parameter");
       std::uint16_t points = r_.count16(8, "blend limit point");
+      sized(lim.points, points);
       for (std::uint16_t p = 0; p < points && r_.ok(); ++p) {
-        float value = r_.f32("blend limit value");
-        float weight = r_.f32("blend limit weight");
-        lim.points.push_back({value, weight});
+        lim.points[p][0] = r_.f32("blend limit value");
+        lim.points[p][1] = r_.f32("blend limit weight");
       }
-      b.limits.push_back(std::move(lim));
     }
-    if (r_.ok()) out.push_back(std::move(b));
   }
-  return out;
 }
 
-Deformer RecordReader::deformer() {
-  Deformer d;
+void RecordReader::deformer(Deformer& d) {
   std::size_t at = r_.pos();
   std::uint8_t kind = r_.u8("deformer kind");
-  d.id = str("deformer id");
+  str(d.id, "deformer id");
   d.parent = r_.i32("deformer parent");
   d.part = r_.i32("deformer part");
   std::uint8_t flags = r_.u8("deformer flags");
@@ -397,16 +388,16 @@ Deformer RecordReader::deformer() {
   d.opacity = r_.f32("deformer opacity");
   d.multiply = rgb("deformer multiply");
   d.screen = rgb("deformer screen");
-  if (!r_.ok()) return d;
+  if (!r_.ok()) return;
   if (kind == 0) {
     d.kind = DeformerKind::Warp;
     d.columns = r_.u32("warp columns");
     d.rows = r_.u32("warp rows");
-    d.lattice = grid<Array<float>>([&] { return floats("warp lattice points"); });
-    d.channels = channels();
-    d.lattice_shapes = bindings<LatticeShape>([&] {
+    if (!grid(d.lattice.emplace(), [&] { return floats("warp lattice points"); })) d.lattice.reset();
+    channels(d.channels);
+    bindings(d.lattice_shapes, [&] {
       LatticeShape s;
-      s.points = floats("warp blend points");
+      floats(s.points, "warp blend points");
       s.opacity = r_.f32("warp blend opacity");
       s.multiply = rgb("warp blend multiply");
       s.screen = rgb("warp blend screen");
@@ -423,9 +414,9 @@ Deformer RecordReader::deformer() {
       p.scale = r_.f32("pivot scale");
       return p;
     };
-    d.pivot = grid<Pivot>(pivot);
-    d.channels = channels();
-    d.pivot_shapes = bindings<PivotShape>([&] {
+    if (!grid(d.pivot.emplace(), pivot)) d.pivot.reset();
+    channels(d.channels);
+    bindings(d.pivot_shapes, [&] {
       PivotShape s;
       s.pivot = pivot();
       s.flip_x = r_.flag("rotation blend flipX");
@@ -437,23 +428,20 @@ Deformer RecordReader::deformer() {
     });
   } else {
     r_.fail_at(at, ErrorCode::BadRecord,
-               "deformer kind " + std::to_string(kind) + " is unknown (expected 0 warp or 1 rotation)");
+               message("deformer kind {} is unknown (expected 0 warp or 1 rotation)", kind));
   }
-  return d;
 }
 
 void RecordReader::deformers(std::vector<Deformer>& out) {
   std::uint32_t n = r_.count(kMinDeformer, "deformer");
-  out.reserve(out.size() + n);
+  sized(out, n);
   for (std::uint32_t i = 0; i < n && r_.ok(); ++i) {
     mark(ChunkId::DEFM);
-    Deformer d = deformer();
-    if (r_.ok()) out.push_back(std::move(d));
+    deformer(out[i]);
   }
 }
 
-Composite RecordReader::composite() {
-  Composite c;
+void RecordReader::composite(Composite& c) {
   c.blend = r_.u8("composite blend");
   c.alpha_blend = r_.u8("composite alphaBlend");
   c.mask_meshes = refs("composite mask mesh");
@@ -462,37 +450,36 @@ Composite RecordReader::composite() {
   c.opacity = r_.f32("composite opacity");
   c.multiply = rgb("composite multiply");
   c.screen = rgb("composite screen");
-  return c;
 }
 
 void RecordReader::parts(std::vector<Part>& out) {
   std::uint32_t n = r_.count(kMinPart, "part");
-  out.reserve(n);
+  sized(out, n);
   for (std::uint32_t i = 0; i < n && r_.ok(); ++i) {
     mark(ChunkId::PART);
-    Part p;
-    p.id = str("part id");
-    p.name = str("part name");
+    Part& p = out[i];
+    str(p.id, "part id");
+    str(p.name, "part name");
     std::uint8_t flags = r_.u8("part flags");
     p.visible = flags & 1;
     p.sketch = flags & 2;
     p.group_mode = r_.u8("part groupMode");
     p.draw_order = r_.i32("part drawOrder");
     std::uint32_t children = r_.count(5, "part child");
+    sized(p.children, children);
     for (std::uint32_t c = 0; c < children && r_.ok(); ++c) {
       std::size_t at = r_.pos();
       std::uint8_t kind = r_.u8("part child kind");
       std::uint32_t index = r_.u32("part child");
       if (kind > 1) {
-        r_.fail_at(at, ErrorCode::BadRecord,
-                   "part child kind " + std::to_string(kind) + " is unknown (expected 0 part or 1 mesh)");
+        r_.fail_at(at, ErrorCode::BadRecord, message("part child kind {} is unknown (expected 0 part or 1 mesh)", kind));
         break;
       }
-      p.children.push_back({static_cast<ChildKind>(kind), index});
+      p.children[c] = {static_cast<ChildKind>(kind), index};
     }
-    p.channels = channels();
-    p.composite = composite();
-    p.shapes = bindings<PartShape>([&] {
+    channels(p.channels);
+    composite(p.composite);
+    bindings(p.shapes, [&] {
       PartShape s;
       s.draw_order = r_.f32("part blend drawOrder");
       s.opacity = r_.f32("part blend opacity");
@@ -500,18 +487,17 @@ void RecordReader::parts(std::vector<Part>& out) {
       s.screen = rgb("part blend screen");
       return s;
     });
-    if (r_.ok()) out.push_back(std::move(p));
   }
 }
 
 void RecordReader::meshes(std::vector<Mesh>& out) {
   std::uint32_t n = r_.count(kMinMesh, "mesh");
-  out.reserve(n);
+  sized(out, n);
   for (std::uint32_t i = 0; i < n && r_.ok(); ++i) {
     mark(ChunkId::MESH);
-    Mesh m;
-    m.id = str("mesh id");
-    m.name = str("mesh name");
+    Mesh& m = out[i];
+    str(m.id, "mesh id");
+    str(m.name, "mesh name");
     m.parent = r_.i32("mesh parent");
     m.blend = r_.u8("mesh blend");
     m.alpha_blend = r_.u8("mesh alphaBlend");
@@ -522,53 +508,49 @@ void RecordReader::meshes(std::vector<Mesh>& out) {
     m.visible = flags & 4;
     m.texture_page = r_.i32("mesh texturePage");
     if (flags & 8) {
-      Geometry g;
-      g.positions = floats("mesh positions");
-      g.uvs = floats("mesh uvs");
-      g.indices = indices("mesh indices");
-      m.geometry = std::move(g);
+      Geometry& g = m.geometry.emplace();
+      floats(g.positions, "mesh positions");
+      floats(g.uvs, "mesh uvs");
+      indices(g.indices, "mesh indices");
     }
-    m.keyforms = grid<Array<float>>([&] { return floats("mesh keyform deltas"); });
-    m.channels = channels();
+    if (!grid(m.keyforms.emplace(), [&] { return floats("mesh keyform deltas"); })) m.keyforms.reset();
+    channels(m.channels);
     m.draw_order = r_.f32("mesh drawOrder");
     m.opacity = r_.f32("mesh opacity");
     m.multiply = rgb("mesh multiply");
     m.screen = rgb("mesh screen");
-    m.shapes = bindings<MeshShape>([&] {
+    bindings(m.shapes, [&] {
       MeshShape s;
-      s.deltas = floats("mesh blend deltas");
+      floats(s.deltas, "mesh blend deltas");
       s.draw_order = r_.f32("mesh blend drawOrder");
       s.opacity = r_.f32("mesh blend opacity");
       s.multiply = rgb("mesh blend multiply");
       s.screen = rgb("mesh blend screen");
       return s;
     });
-    if (r_.ok()) out.push_back(std::move(m));
   }
 }
 
 void RecordReader::glues(std::vector<Glue>& out) {
   std::uint32_t n = r_.count(kMinGlue, "glue");
-  out.reserve(n);
+  sized(out, n);
   for (std::uint32_t i = 0; i < n && r_.ok(); ++i) {
     mark(ChunkId::GLUE);
-    Glue g;
-    g.id = str("glue id");
+    Glue& g = out[i];
+    str(g.id, "glue id");
     g.mesh_a = r_.u32("glue meshA");
     g.mesh_b = r_.u32("glue meshB");
     g.intensity = r_.f32("glue intensity");
     std::uint32_t pairs = r_.count(16, "glue pair");
-    g.pairs.reserve(pairs);
+    sized(g.pairs, pairs);
     for (std::uint32_t k = 0; k < pairs && r_.ok(); ++k) {
-      GluePair p;
+      GluePair& p = g.pairs[k];
       p.a = r_.u32("glue vertex a");
       p.b = r_.u32("glue vertex b");
       p.weight_a = r_.f32("glue weightA");
       p.weight_b = r_.f32("glue weightB");
-      g.pairs.push_back(p);
     }
-    g.channels = channels();
-    if (r_.ok()) out.push_back(std::move(g));
+    channels(g.channels);
   }
 }
 
@@ -583,20 +565,20 @@ void RecordReader::draw_group(std::vector<DrawGroup>& out, int depth) {
   DrawGroup g;
   g.part = r_.i32("draw group part");
   g.draw_order = r_.i32("draw group drawOrder");
-  g.channels = channels();
-  if (r_.flag("draw group hasComposite")) g.composite = composite();
+  channels(g.channels);
+  if (r_.flag("draw group hasComposite")) composite(g.composite.emplace());
   std::uint32_t n = r_.count(5, "draw node");
+  sized(g.children, n);
   for (std::uint32_t i = 0; i < n && r_.ok(); ++i) {
     std::size_t at = r_.pos();
     std::uint8_t kind = r_.u8("draw node kind");
     if (kind == 1) {
-      g.children.push_back({DrawChildKind::Mesh, r_.u32("draw node mesh")});
+      g.children[i] = {DrawChildKind::Mesh, r_.u32("draw node mesh")};
     } else if (kind == 0) {
-      g.children.push_back({DrawChildKind::Group, static_cast<std::uint32_t>(out.size())});
+      g.children[i] = {DrawChildKind::Group, static_cast<std::uint32_t>(out.size())};
       draw_group(out, depth + 1);
     } else if (r_.ok()) {
-      r_.fail_at(at, ErrorCode::BadRecord,
-                 "draw node kind " + std::to_string(kind) + " is unknown (expected 0 group or 1 mesh)");
+      r_.fail_at(at, ErrorCode::BadRecord, message("draw node kind {} is unknown (expected 0 group or 1 mesh)", kind));
     }
   }
   out[self] = std::move(g);
@@ -609,15 +591,16 @@ void RecordReader::draw_tree(std::vector<DrawGroup>& out) {
 
 void RecordReader::textures(std::vector<Texture>& out) {
   std::uint32_t n = r_.count(v2() ? 13 : 12, "texture page");
+  sized(out, n);
   for (std::uint32_t i = 0; i < n && r_.ok(); ++i) {
     mark(ChunkId::TEXR);
-    Texture t;
+    Texture& t = out[i];
     if (v2()) {
       std::size_t at = r_.pos();
       std::uint8_t kind = r_.u8("texture kind");
       if (kind > 2) {
         r_.fail_at(at, ErrorCode::BadRecord,
-                   "texture kind " + std::to_string(kind) + " is unknown (expected 0 PNG, 1 KTX2 or 2 external)");
+                   message("texture kind {} is unknown (expected 0 PNG, 1 KTX2 or 2 external)", kind));
         break;
       }
       t.kind = static_cast<TextureKind>(kind);
@@ -625,10 +608,9 @@ void RecordReader::textures(std::vector<Texture>& out) {
     t.width = r_.u32("texture width");
     t.height = r_.u32("texture height");
     if (t.kind == TextureKind::External)
-      t.uri = str("texture uri");
+      str(t.uri, "texture uri");
     else
       t.data = byte_string("texture payload");
-    if (r_.ok()) out.push_back(std::move(t));
   }
 }
 
@@ -638,8 +620,10 @@ PhysicsSource RecordReader::physics_source(std::uint16_t chunk_version) {
   std::uint8_t newest = chunk_version >= 2 ? 2 : 1;
   if (r_.ok() && s > newest) {
     r_.fail_at(at, ErrorCode::BadRecord,
-               "physics source " + std::to_string(s) + " is unknown in PHYS version " + std::to_string(chunk_version) +
-                   (newest == 1 ? " (expected 0 X or 1 angle; Y needs version 2)" : " (expected 0 X, 1 angle or 2 Y)"));
+               message(newest == 1 ? "physics source {} is unknown in PHYS version {} (expected 0 X or 1 angle; Y needs "
+                                     "version 2)"
+                                   : "physics source {} is unknown in PHYS version {} (expected 0 X, 1 angle or 2 Y)",
+                       s, chunk_version));
   }
   return static_cast<PhysicsSource>(s);
 }
@@ -647,40 +631,40 @@ PhysicsSource RecordReader::physics_source(std::uint16_t chunk_version) {
 void RecordReader::physics(Rig& rig, std::uint16_t chunk_version) {
   rig.physics_fps = r_.f32("physics fps");
   std::uint32_t n = r_.count(kMinPhysicsGroup, "physics group");
-  rig.physics.reserve(n);
+  sized(rig.physics, n);
   for (std::uint32_t i = 0; i < n && r_.ok(); ++i) {
     mark(ChunkId::PHYS);
-    PhysicsGroup g;
-    g.id = str("physics group id");
-    g.name = str("physics group name");
+    PhysicsGroup& g = rig.physics[i];
+    str(g.id, "physics group id");
+    str(g.name, "physics group name");
     std::uint32_t inputs = r_.count(10, "physics input");
+    sized(g.inputs, inputs);
     for (std::uint32_t k = 0; k < inputs && r_.ok(); ++k) {
-      PhysicsInput in;
+      PhysicsInput& in = g.inputs[k];
       in.parameter = r_.u32("physics input parameter");
       in.weight = r_.f32("physics input weight");
       in.source = physics_source(chunk_version);
       in.reflect = r_.flag("physics input reflect");
-      g.inputs.push_back(in);
     }
     std::uint32_t outputs = r_.count(18, "physics output");
+    sized(g.outputs, outputs);
     for (std::uint32_t k = 0; k < outputs && r_.ok(); ++k) {
-      PhysicsOutput o;
+      PhysicsOutput& o = g.outputs[k];
       o.parameter = r_.u32("physics output parameter");
       o.vertex = r_.u32("physics output vertex");
       o.scale = r_.f32("physics output scale");
       o.weight = r_.f32("physics output weight");
       o.source = physics_source(chunk_version);
       o.reflect = r_.flag("physics output reflect");
-      g.outputs.push_back(o);
     }
     std::uint32_t segments = r_.count(16, "physics segment");
+    sized(g.segments, segments);
     for (std::uint32_t k = 0; k < segments && r_.ok(); ++k) {
-      PhysicsSegment s;
+      PhysicsSegment& s = g.segments[k];
       s.length = r_.f32("physics segment length");
       s.mobility = r_.f32("physics segment mobility");
       s.delay = r_.f32("physics segment delay");
       s.acceleration = r_.f32("physics segment acceleration");
-      g.segments.push_back(s);
     }
     Normalization& nz = g.normalization;
     nz.position_min = r_.f32("physics position min");
@@ -689,68 +673,64 @@ void RecordReader::physics(Rig& rig, std::uint16_t chunk_version) {
     nz.angle_min = r_.f32("physics angle min");
     nz.angle_default = r_.f32("physics angle default");
     nz.angle_max = r_.f32("physics angle max");
-    if (r_.ok()) rig.physics.push_back(std::move(g));
   }
 }
 
-std::vector<CurveSegment> RecordReader::segments() {
-  std::vector<CurveSegment> out;
+void RecordReader::segments(std::vector<CurveSegment>& out) {
   std::uint32_t n = r_.count(9, "curve segment");
+  sized(out, n);
   for (std::uint32_t i = 0; i < n && r_.ok(); ++i) {
     std::size_t at = r_.pos();
     std::uint8_t kind = r_.u8("curve segment kind");
     if (kind > 3) {
       r_.fail_at(at, ErrorCode::BadRecord,
-                 "curve segment kind " + std::to_string(kind) +
-                     " is unknown (expected 0 linear, 1 Bezier, 2 stepped, 3 inverse stepped)");
+                 message("curve segment kind {} is unknown (expected 0 linear, 1 Bezier, 2 stepped, 3 inverse stepped)",
+                         kind));
       break;
     }
-    CurveSegment s;
+    CurveSegment& s = out[i];
     s.kind = static_cast<SegmentKind>(kind);
     if (s.kind == SegmentKind::Bezier)
       for (float& c : s.control) c = r_.f32("Bezier control point");
     s.time = r_.f32("curve segment time");
     s.value = r_.f32("curve segment value");
-    out.push_back(s);
   }
-  return out;
 }
 
 void RecordReader::clips(std::vector<Clip>& out) {
   std::uint32_t n = r_.count(kMinClip, "clip");
-  out.reserve(n);
+  sized(out, n);
   for (std::uint32_t i = 0; i < n && r_.ok(); ++i) {
     mark(ChunkId::CLIP);
-    Clip c;
-    c.id = str("clip id");
-    c.name = str("clip name");
-    c.group = str("clip group");
+    Clip& c = out[i];
+    str(c.id, "clip id");
+    str(c.name, "clip name");
+    str(c.group, "clip group");
     c.duration = r_.f32("clip duration");
     c.fps = r_.f32("clip fps");
     c.looping = r_.flag("clip loop");
     c.fade_in = r_.f32("clip fadeIn");
     c.fade_out = r_.f32("clip fadeOut");
     std::uint32_t curves = r_.count(16, "clip curve");
+    sized(c.curves, curves);
     for (std::uint32_t k = 0; k < curves && r_.ok(); ++k) {
-      Curve cv;
+      Curve& cv = c.curves[k];
       cv.parameter = r_.u32("curve parameter");
       cv.start_time = r_.f32("curve start time");
       cv.start_value = r_.f32("curve start value");
-      cv.segments = segments();
-      c.curves.push_back(std::move(cv));
+      segments(cv.segments);
     }
-    if (r_.ok()) out.push_back(std::move(c));
   }
 }
 
 void RecordReader::roles(std::vector<Role>& out) {
   std::uint32_t n = r_.count(8, "role");
+  sized(out, n);
   for (std::uint32_t i = 0; i < n && r_.ok(); ++i) {
     mark(ChunkId::ROLE);
-    Role role;
-    role.role = str("role name");
+    Role& role = out[i];
+    str(role.role, "role name");
     role.parameters = refs("role parameter");
-    if (r_.ok()) out.push_back(std::move(role));
   }
 }
 
@@ -758,140 +738,137 @@ void RecordReader::roles(std::vector<Role>& out) {
 
 void RecordReader::gui(Gui& out) {
   std::uint32_t n = r_.count(12, "snap list");
+  sized(out.snaps, n);
   for (std::uint32_t i = 0; i < n && r_.ok(); ++i) {
     mark(ChunkId::PGUI);
-    GuiSnap s;
+    GuiSnap& s = out.snaps[i];
     s.parameter = r_.u32("snap parameter");
-    s.values = floats("snap values");
-    if (r_.ok()) out.snaps.push_back(std::move(s));
+    floats(s.values, "snap values");
   }
   n = r_.count(8, "joystick");
+  sized(out.joysticks, n);
   for (std::uint32_t i = 0; i < n && r_.ok(); ++i) {
-    GuiJoystick j;
+    GuiJoystick& j = out.joysticks[i];
     j.horizontal = r_.u32("joystick horizontal");
     j.vertical = r_.u32("joystick vertical");
-    out.joysticks.push_back(j);
   }
   n = r_.count(28, "parameter tree node");
+  sized(out.nodes, n);
   for (std::uint32_t i = 0; i < n && r_.ok(); ++i) {
     std::size_t at = r_.pos();
-    GuiNode node;
+    GuiNode& node = out.nodes[i];
     std::uint8_t kind = r_.u8("node kind");
     node.open = r_.flag("node open");
     std::uint8_t label = r_.u8("node label");
     r_.u8("node reserved");
     node.parameter = r_.i32("node parameter");
-    node.id = str("node id");
-    node.name = str("node name");
-    node.preset = str("node preset");
+    str(node.id, "node id");
+    str(node.name, "node name");
+    str(node.preset, "node preset");
     node.argb = r_.u32("node argb");
     node.children = r_.u32("node children");
     if (!r_.ok()) break;
     if (kind > 1 || label > 2) {
       r_.fail_at(at, ErrorCode::BadRecord,
-                 "parameter tree node kind " + std::to_string(kind) + ", label " + std::to_string(label) +
-                     " (expected kind 0 or 1, label 0, 1 or 2)");
+                 message("parameter tree node kind {}, label {} (expected kind 0 or 1, label 0, 1 or 2)", kind, label));
       break;
     }
     node.group = kind == 1;
     node.label = static_cast<GuiLabel>(label);
-    out.nodes.push_back(std::move(node));
   }
 }
 
 void RecordReader::meta(std::vector<MetaEntry>& out) {
   std::uint32_t n = r_.count(8, "META entry");
+  sized(out, n);
   for (std::uint32_t i = 0; i < n && r_.ok(); ++i) {
     mark(ChunkId::META);
-    MetaEntry e;
-    e.key = str("META key");
-    e.value = str("META value");
-    if (r_.ok()) out.push_back(std::move(e));
+    MetaEntry& e = out[i];
+    str(e.key, "META key");
+    str(e.value, "META value");
   }
 }
 
 // ---- extensions --------------------------------------------------------------------------
 
-ExtensionHeader RecordReader::extension_header() {
-  ExtensionHeader h;
+void RecordReader::extension_header(ExtensionHeader& h) {
   h.feature = r_.u16("extension feature bit");
   h.hooks = r_.u16("extension hooks");
   h.parameters = refs("overridden parameter");
   h.physics_groups = refs("skipped physics group");
   h.deformers = refs("replaced deformer");
   std::uint32_t n = r_.count(12, "mesh override");
+  sized(h.meshes, n);
   for (std::uint32_t i = 0; i < n && r_.ok(); ++i) {
-    MeshOverride m;
+    MeshOverride& m = h.meshes[i];
     m.mesh = r_.u32("overridden mesh");
     m.axes = refs("overridden axis");
     m.bindings = refs("overridden binding");
-    h.meshes.push_back(std::move(m));
   }
   n = r_.count(4, "dependency");
+  sized(h.depends_on, n);
   for (std::uint32_t i = 0; i < n && r_.ok(); ++i) {
     const std::uint8_t* tag = r_.take(4, "dependency tag");
-    if (tag) h.depends_on.emplace_back(reinterpret_cast<const char*>(tag), 4);
+    if (tag) h.depends_on[i].assign(reinterpret_cast<const char*>(tag), 4);
   }
-  return h;
 }
 
 void RecordReader::bones(BoneChunk& out) {
-  out.header = extension_header();
+  extension_header(out.header);
   std::uint32_t n = r_.count(kMinDeformer, "virtual bone");
-  out.virtual_bones.reserve(n);
+  sized(out.virtual_bones, n);
   for (std::uint32_t i = 0; i < n && r_.ok(); ++i) {
     mark(ChunkId::BONE);
-    Deformer d = deformer();
-    if (r_.ok()) out.virtual_bones.push_back(std::move(d));
+    deformer(out.virtual_bones[i]);
   }
   n = r_.count(8, "bone");
+  sized(out.bones, n);
   for (std::uint32_t i = 0; i < n && r_.ok(); ++i) {
-    BoneRef b;
+    BoneRef& b = out.bones[i];
     b.deformer = r_.u32("bone deformer");
-    b.id = str("bone id");
-    out.bones.push_back(std::move(b));
+    str(b.id, "bone id");
   }
   n = r_.count(16, "arc");
+  sized(out.arcs, n);
   for (std::uint32_t i = 0; i < n && r_.ok(); ++i) {
-    Arc a;
+    Arc& a = out.arcs[i];
     a.deformer = r_.u32("arc deformer");
     a.parameter = r_.u32("arc parameter");
     a.cx = r_.f32("arc cx");
     a.cy = r_.f32("arc cy");
-    out.arcs.push_back(a);
   }
 }
 
 void RecordReader::skins(SkinChunk& out) {
-  out.header = extension_header();
+  extension_header(out.header);
   std::uint32_t n = r_.count(kMinSkin, "skin");
-  out.skins.reserve(n);
+  sized(out.skins, n);
   for (std::uint32_t i = 0; i < n && r_.ok(); ++i) {
     mark(ChunkId::SKIN);
-    Skin s;
+    Skin& s = out.skins[i];
     s.mesh = r_.u32("skin mesh");
     std::uint32_t axes = r_.count(8, "skin axis");
+    sized(s.axes, axes);
     for (std::uint32_t k = 0; k < axes && r_.ok(); ++k) {
-      Axis a;
+      Axis& a = s.axes[k];
       a.parameter = r_.u32("skin axis parameter");
-      a.keys = floats("skin axis keys");
-      s.axes.push_back(std::move(a));
+      floats(a.keys, "skin axis keys");
     }
     s.bones = refs("skin bone");
-    s.from = indices("skin from");
-    s.to = indices("skin to");
-    s.weight = floats("skin weight");
-    if (r_.ok()) out.skins.push_back(std::move(s));
+    indices(s.from, "skin from");
+    indices(s.to, "skin to");
+    floats(s.weight, "skin weight");
   }
 }
 
 void RecordReader::colliders(ColliderChunk& out) {
-  out.header = extension_header();
+  extension_header(out.header);
   std::uint32_t n = r_.count(45, "collider");
+  sized(out.colliders, n);
   for (std::uint32_t i = 0; i < n && r_.ok(); ++i) {
     mark(ChunkId::COLL);
-    Collider c;
-    c.id = str("collider id");
+    Collider& c = out.colliders[i];
+    str(c.id, "collider id");
     c.capsule = r_.flag("collider capsule");
     c.deformer = r_.i32("collider deformer");
     c.mesh = r_.i32("collider mesh");
@@ -904,18 +881,17 @@ void RecordReader::colliders(ColliderChunk& out) {
     c.radius_a = r_.f32("collider radiusA");
     c.radius_b = r_.f32("collider radiusB");
     c.friction = r_.f32("collider friction");
-    if (r_.ok()) out.colliders.push_back(std::move(c));
   }
 }
 
 void RecordReader::simulations(SimulationChunk& out) {
-  out.header = extension_header();
+  extension_header(out.header);
   std::uint32_t n = r_.count(kMinSimulation, "simulation");
-  out.simulations.reserve(n);
+  sized(out.simulations, n);
   for (std::uint32_t i = 0; i < n && r_.ok(); ++i) {
     mark(ChunkId::SIMS);
-    Simulation s;
-    s.id = str("simulation id");
+    Simulation& s = out.simulations[i];
+    str(s.id, "simulation id");
     s.fps = r_.f32("simulation fps");
     s.substeps = r_.u32("simulation substeps");
     s.gravity_x = r_.f32("simulation gravityX");
@@ -924,59 +900,59 @@ void RecordReader::simulations(SimulationChunk& out) {
     s.wind_y = r_.f32("simulation windY");
     s.pin_compliance = r_.f32("simulation pinCompliance");
     std::uint32_t targets = r_.count(8, "simulation target");
+    sized(s.targets, targets);
     for (std::uint32_t k = 0; k < targets && r_.ok(); ++k) {
-      SimTarget t;
+      SimTarget& t = s.targets[k];
       t.mesh = r_.u32("simulation target mesh");
       t.vertex_count = r_.u32("simulation target vertexCount");
-      s.targets.push_back(t);
     }
-    s.inv_mass = floats("invMass");
-    s.damping = floats("damping");
-    s.wind_factor = floats("windFactor");
-    s.pin_weight = floats("pinWeight");
-    s.goal_compliance = floats("goalCompliance");
-    s.goal_offset_x = floats("goalOffsetX");
-    s.goal_offset_y = floats("goalOffsetY");
-    s.anchor_mesh = indices("anchorMesh");
-    s.anchor_vertex = indices("anchorVertex");
-    s.stretch_a = indices("stretchA");
-    s.stretch_b = indices("stretchB");
-    s.stretch_rest = floats("stretch rest");
-    s.stretch_compliance = floats("stretch compliance");
-    s.compression_compliance = floats("compressionCompliance");
-    s.tri_a = indices("triA");
-    s.tri_b = indices("triB");
-    s.tri_c = indices("triC");
-    s.area_compliance = floats("areaCompliance");
-    s.bend_t1 = indices("bendT1");
-    s.bend_t2 = indices("bendT2");
-    s.bend_compliance = floats("bendCompliance");
-    s.weld_a = indices("weldA");
-    s.weld_b = indices("weldB");
-    s.weld_weight_a = floats("weld weightA");
-    s.weld_weight_b = floats("weld weightB");
-    s.weld_compliance = floats("weldCompliance");
-    s.long_particle = indices("longParticle");
-    s.long_root = indices("longRoot");
-    s.long_max_distance = floats("maxDistance");
+    floats(s.inv_mass, "invMass");
+    floats(s.damping, "damping");
+    floats(s.wind_factor, "windFactor");
+    floats(s.pin_weight, "pinWeight");
+    floats(s.goal_compliance, "goalCompliance");
+    floats(s.goal_offset_x, "goalOffsetX");
+    floats(s.goal_offset_y, "goalOffsetY");
+    indices(s.anchor_mesh, "anchorMesh");
+    indices(s.anchor_vertex, "anchorVertex");
+    indices(s.stretch_a, "stretchA");
+    indices(s.stretch_b, "stretchB");
+    floats(s.stretch_rest, "stretch rest");
+    floats(s.stretch_compliance, "stretch compliance");
+    floats(s.compression_compliance, "compressionCompliance");
+    indices(s.tri_a, "triA");
+    indices(s.tri_b, "triB");
+    indices(s.tri_c, "triC");
+    floats(s.area_compliance, "areaCompliance");
+    indices(s.bend_t1, "bendT1");
+    indices(s.bend_t2, "bendT2");
+    floats(s.bend_compliance, "bendCompliance");
+    indices(s.weld_a, "weldA");
+    indices(s.weld_b, "weldB");
+    floats(s.weld_weight_a, "weld weightA");
+    floats(s.weld_weight_b, "weld weightB");
+    floats(s.weld_compliance, "weldCompliance");
+    indices(s.long_particle, "longParticle");
+    indices(s.long_root, "longRoot");
+    floats(s.long_max_distance, "maxDistance");
     s.parameters = refs("simulation parameter");
     s.physics_groups = refs("simulation physics group");
     std::uint32_t statics = r_.count(12, "simulation static");
+    sized(s.statics, statics);
     for (std::uint32_t k = 0; k < statics && r_.ok(); ++k) {
-      SimStatic st;
+      SimStatic& st = s.statics[k];
       st.parameter = r_.u32("static parameter");
-      st.keys = floats("static keys");
+      floats(st.keys, "static keys");
       std::uint32_t meshes = r_.count(4, "static mesh");
+      sized(st.meshes, meshes);
       for (std::uint32_t m = 0; m < meshes && r_.ok(); ++m) {
-        SimStaticMesh sm;
+        SimStaticMesh& sm = st.meshes[m];
         sm.mesh = r_.u32("static mesh");
-        for (std::size_t key = 0; key < st.keys.size() && r_.ok(); ++key) sm.offsets.push_back(floats("static offsets"));
-        st.meshes.push_back(std::move(sm));
+        sized(sm.offsets, st.keys.size());  // bounded: the keys were read
+        for (std::size_t key = 0; key < st.keys.size() && r_.ok(); ++key) sm.offsets[key] = floats("static offsets");
       }
-      s.statics.push_back(std::move(st));
     }
     s.colliders = refs("simulation collider");
-    if (r_.ok()) out.simulations.push_back(std::move(s));
   }
 }
 
@@ -984,101 +960,103 @@ void RecordReader::simulations(SimulationChunk& out) {
 
 void RecordReader::expressions(std::vector<Expression>& out) {
   std::uint32_t n = r_.count(20, "expression");
+  sized(out, n);
   for (std::uint32_t i = 0; i < n && r_.ok(); ++i) {
     mark(ChunkId::EXPR);
-    Expression e;
-    e.id = str("expression id");
-    e.name = str("expression name");
+    Expression& e = out[i];
+    str(e.id, "expression id");
+    str(e.name, "expression name");
     e.fade_in = r_.f32("expression fadeIn");
     e.fade_out = r_.f32("expression fadeOut");
     std::uint32_t values = r_.count(9, "expression value");
+    sized(e.values, values);
     for (std::uint32_t k = 0; k < values && r_.ok(); ++k) {
-      ExpressionValue v;
+      ExpressionValue& v = e.values[k];
       v.parameter = r_.u32("expression parameter");
       std::size_t at = r_.pos();
       std::uint8_t blend = r_.u8("expression blend");
       if (r_.ok() && blend > 2) {
         r_.fail_at(at, ErrorCode::BadRecord,
-                   "expression blend " + std::to_string(blend) + " is unknown (expected 0 add, 1 multiply, 2 overwrite)");
+                   message("expression blend {} is unknown (expected 0 add, 1 multiply, 2 overwrite)", blend));
         break;
       }
       v.blend = static_cast<ExpressionBlend>(blend);
       v.value = r_.f32("expression value");
-      e.values.push_back(v);
     }
-    if (r_.ok()) out.push_back(std::move(e));
   }
 }
 
 void RecordReader::hit_areas(std::vector<HitArea>& out) {
   std::uint32_t n = r_.count(12, "hit area");
+  sized(out, n);
   for (std::uint32_t i = 0; i < n && r_.ok(); ++i) {
     mark(ChunkId::HITA);
-    HitArea h;
-    h.id = str("hit area id");
-    h.name = str("hit area name");
+    HitArea& h = out[i];
+    str(h.id, "hit area id");
+    str(h.name, "hit area name");
     h.meshes = refs("hit area mesh");
-    if (r_.ok()) out.push_back(std::move(h));
   }
 }
 
 void RecordReader::user_data(std::vector<UserData>& out) {
   std::uint32_t n = r_.count(9, "user data");
+  sized(out, n);
   for (std::uint32_t i = 0; i < n && r_.ok(); ++i) {
     mark(ChunkId::UDAT);
-    UserData u;
+    UserData& u = out[i];
     std::size_t at = r_.pos();
     u.kind = r_.u8("user data kind");
     if (r_.ok() && u.kind != 0) {
-      r_.fail_at(at, ErrorCode::BadRecord,
-                 "user data kind " + std::to_string(u.kind) + " is unknown (expected 0, a mesh)");
+      r_.fail_at(at, ErrorCode::BadRecord, message("user data kind {} is unknown (expected 0, a mesh)", u.kind));
       break;
     }
     u.target = r_.u32("user data target");
-    u.value = str("user data value");
-    if (r_.ok()) out.push_back(std::move(u));
+    str(u.value, "user data value");
   }
 }
 
 void RecordReader::pose(Pose& out) {
   out.fade_in = r_.f32("pose fadeIn");
   std::uint32_t n = r_.count(4, "pose group");
+  sized(out.groups, n);
   for (std::uint32_t i = 0; i < n && r_.ok(); ++i) {
     mark(ChunkId::POSE);
-    PoseGroup g;
+    PoseGroup& g = out.groups[i];
     std::uint32_t entries = r_.count(8, "pose entry");
+    sized(g.entries, entries);
     for (std::uint32_t k = 0; k < entries && r_.ok(); ++k) {
-      PoseEntry e;
+      PoseEntry& e = g.entries[k];
       e.part = r_.u32("pose part");
       e.linked = refs("pose linked part");
-      g.entries.push_back(std::move(e));
     }
-    if (r_.ok()) out.groups.push_back(std::move(g));
   }
 }
 
 void RecordReader::clip_extensions(std::vector<ClipExtension>& out) {
   std::uint32_t n = r_.count(16, "clip extension");
+  sized(out, n);
   for (std::uint32_t i = 0; i < n && r_.ok(); ++i) {
     mark(ChunkId::CEXT);
-    ClipExtension x;
+    ClipExtension& x = out[i];
     x.clip = r_.u32("clip");
     std::uint32_t events = r_.count(8, "clip event");
+    sized(x.events, events);
     for (std::uint32_t k = 0; k < events && r_.ok(); ++k) {
-      ClipEvent e;
+      ClipEvent& e = x.events[k];
       e.time = r_.f32("event time");
-      e.value = str("event value");
-      x.events.push_back(std::move(e));
+      str(e.value, "event value");
     }
     std::uint32_t curves = r_.count(25, "extra curve");
+    sized(x.curves, curves);
     for (std::uint32_t k = 0; k < curves && r_.ok(); ++k) {
-      ClipExtraCurve c;
+      ClipExtraCurve& c = x.curves[k];
       std::size_t at = r_.pos();
       std::uint8_t target = r_.u8("curve target");
       if (r_.ok() && (target < 1 || target > 4)) {
         r_.fail_at(at, ErrorCode::BadRecord,
-                   "clip curve target " + std::to_string(target) +
-                       " is unknown (expected 1 part opacity, 2 model opacity, 3 eye blink, 4 lip sync)");
+                   message("clip curve target {} is unknown (expected 1 part opacity, 2 model opacity, 3 eye blink, 4 "
+                           "lip sync)",
+                           target));
         break;
       }
       c.target = static_cast<ClipCurveTarget>(target);
@@ -1087,18 +1065,16 @@ void RecordReader::clip_extensions(std::vector<ClipExtension>& out) {
       c.fade_out = r_.f32("curve fadeOut");
       c.start_time = r_.f32("curve start time");
       c.start_value = r_.f32("curve start value");
-      c.segments = segments();
-      x.curves.push_back(std::move(c));
+      segments(c.segments);
     }
     std::uint32_t fades = r_.count(12, "curve fade");
+    sized(x.fades, fades);
     for (std::uint32_t k = 0; k < fades && r_.ok(); ++k) {
-      ClipCurveFade f;
+      ClipCurveFade& f = x.fades[k];
       f.curve = r_.u32("faded curve");
       f.fade_in = r_.f32("curve fadeIn");
       f.fade_out = r_.f32("curve fadeOut");
-      x.fades.push_back(f);
     }
-    if (r_.ok()) out.push_back(std::move(x));
   }
 }
 

@@ -74,6 +74,9 @@ class RecordReader {
   Array<float> floats(const char* what);
   IndexArray indices(const char* what);
   Array<std::uint8_t> byte_string(const char* what);
+  void str(std::string& out, const char* what);
+  void floats(Array<float>& out, const char* what);
+  void indices(IndexArray& out, const char* what);
 
  private:
   bool v2() const { return strings_ != nullptr; }
@@ -83,16 +86,18 @@ class RecordReader {
   std::uint32_t array_header(std::initializer_list<std::uint8_t> codecs, std::uint8_t& codec, const char* what);
   Rgb rgb(const char* what);
   std::vector<std::uint32_t> refs(const char* what);
-  Deformer deformer();
-  Composite composite();
-  Channels channels();
+  // Parts of records, read into fresh (default) values in place.
+  void deformer(Deformer& d);
+  void composite(Composite& c);
+  void channels(Channels& out);
+  // False for "no grid" (0xFFFF) and on failure.
   template <class F, class ReadForm>
-  std::optional<Grid<F>> grid(ReadForm read_form);
+  bool grid(Grid<F>& g, ReadForm read_form);
   template <class S, class ReadShape>
-  std::vector<Binding<S>> bindings(ReadShape read_shape);
+  void bindings(std::vector<Binding<S>>& out, ReadShape read_shape);
   PhysicsSource physics_source(std::uint16_t chunk_version);
-  std::vector<CurveSegment> segments();
-  ExtensionHeader extension_header();
+  void segments(std::vector<CurveSegment>& out);
+  void extension_header(ExtensionHeader& h);
   void draw_group(std::vector<DrawGroup>& out, int depth);
 
   ByteReader& r_;

@@ -1,6 +1,7 @@
 // Small shared pieces: the format support string, error names and rig look-ups.
 #include <string>
 
+#include "base/message.hpp"
 #include "format/chunk_ids.hpp"
 #include "p2l/format.hpp"
 
@@ -9,7 +10,7 @@ namespace p2l {
 namespace {
 std::string build_support() {
   std::string s = "1,2";
-  for (const auto& c : format::kChunkSpecs) s += " " + std::string(c.tag) + "/" + std::to_string(c.newest_version);
+  for (const auto& c : format::kChunkSpecs) s += message(" {}/{}", c.tag, c.newest_version);
   return s;
 }
 }  // namespace
@@ -62,11 +63,11 @@ std::string Error::to_string() const {
   if (!chunk.empty()) where = "chunk " + chunk;
   if (offset >= 0) {
     if (!where.empty()) where += ", ";
-    where += (in_chunk ? "offset " + std::to_string(offset) + " in its decompressed content"
-                       : "offset " + std::to_string(offset));
+    where += p2l::message(in_chunk ? "offset {} in its decompressed content" : "offset {}", offset);
   }
-  return "error " + std::to_string(static_cast<int>(code)) + " (" + error_code_name(code) + ")" +
-         (where.empty() ? "" : " at " + where) + ": " + message;
+  std::string text = p2l::message("error {} ({})", static_cast<int>(code), error_code_name(code));
+  if (!where.empty()) text += " at " + where;
+  return text + ": " + message;
 }
 
 }  // namespace p2l
