@@ -102,7 +102,7 @@ using Mask = std::int64_t __attribute__((vector_size(16)));
 // mask: which one is a coin toss per point, and a mispredicted branch cost more than the
 // second triangle (a sixth of the evaluation on Haru).
 template <bool kBilinear>
-void map_warp_loop(const Frame& f, float* xy, std::size_t n) {  // NOLINT(readability-function-size)
+void map_warp_loop(const Frame& f, float* xy, std::size_t n) {
   const std::uint32_t columns = f.columns, rows = f.rows;
   const std::size_t row = static_cast<std::size_t>(columns + 1) * 2;
   for (std::size_t j = 0; j + 1 < n; j += 2) {
