@@ -99,6 +99,46 @@ TEST(EvalSimd, TheAvx2WarpMatchesTheScalarWarpBitForBit) {
   EXPECT_GT(compared, 10000u);
 }
 
+// The cell table (build_warp_cells) against the lattice it was built from: the scalar and
+// AVX2 table loops, and the dispatched mapping with a table, all give the table-free bits.
+TEST(EvalSimd, TheCellTableMapsAsTheLatticeDoes) {
+  std::mt19937 rng(20261201);
+  std::size_t compared = 0;
+  for (int round = 0; round < 300; ++round) {
+    const Lattice l = random_lattice(rng, false);
+    std::vector<double> table(std::size_t{l.frame.columns} * l.frame.rows * p2l::eval::kWarpCellDoubles);
+    Frame with_table = l.frame;
+    p2l::eval::build_warp_cells(with_table, table.data());
+    ASSERT_EQ(with_table.cells, table.data());
+    std::vector<float> given;
+    for (std::size_t i = 0; i < 40; ++i) {
+      given.push_back(random_coordinate(rng, l.frame.columns));
+      given.push_back(random_coordinate(rng, l.frame.rows));
+    }
+    std::vector<float> want = given, scalar = given, dispatched = given, wide = given;
+    p2l::eval::map_warp_points_scalar(l.frame, want.data(), want.size());
+    p2l::eval::map_warp_points_scalar(with_table, scalar.data(), scalar.size());
+    p2l::eval::map_points(with_table, dispatched.data(), dispatched.size());
+    std::size_t done = 0;
+    if (p2l::eval::warp_avx2_available()) done = p2l::eval::map_warp_points_avx2(with_table, wide.data(), wide.size());
+    p2l::eval::map_warp_points_scalar(with_table, wide.data() + done, wide.size() - done);
+    for (std::size_t i = 0; i < given.size(); ++i) {
+      std::uint32_t a, b, c, d;
+      std::memcpy(&a, &want[i], 4);
+      std::memcpy(&b, &scalar[i], 4);
+      std::memcpy(&c, &dispatched[i], 4);
+      std::memcpy(&d, &wide[i], 4);
+      ASSERT_EQ(a, b) << "scalar table, round " << round << ", coordinate " << i << " (point " << given[i & ~std::size_t{1}]
+                      << ", " << given[i | 1] << ")";
+      ASSERT_EQ(a, c) << "dispatched, round " << round << ", coordinate " << i;
+      ASSERT_EQ(a, d) << "AVX2 table, round " << round << ", coordinate " << i << " (point " << given[i & ~std::size_t{1}]
+                      << ", " << given[i | 1] << ")";
+      ++compared;
+    }
+  }
+  EXPECT_EQ(compared, 300u * 80u);
+}
+
 TEST(EvalSimd, TheDispatchedWarpIsTheScalarWarp) {
   std::mt19937 rng(7);
   for (int round = 0; round < 50; ++round) {

@@ -11,23 +11,22 @@ std::vector<ChannelPlan> plan_channels(const Channels& channels) {
   return out;
 }
 
-void apply_channels(std::span<const ChannelPlan> channels, const float* values, ChannelState& state, CellWeight* scratch) {
+void apply_channels(std::span<const ChannelPlan> channels, const Weigher& weigh, ChannelState& state) {
   for (const ChannelPlan& ch : channels) {
     if (ch.type == ChannelType::FlipX || ch.type == ChannelType::FlipY) {
       // Flags are not blended: the key at or below the value holds until the next one.
       if (ch.kind != ChannelKind::Flag) continue;
-      const std::int64_t cell = ch.grid.floor_cell(values);
+      const std::int64_t cell = ch.grid.floor_cell(weigh.values);
       if (cell < 0) continue;
       const bool on = ch.forms[cell][0] != 0.0f;
       (ch.type == ChannelType::FlipX ? state.flip_x : state.flip_y) = on;
       continue;
     }
-    const std::size_t n = ch.grid.weights(values, scratch);
     float scalar = 0.0f;
     Rgb color{0.0f, 0.0f, 0.0f};
-    for (std::size_t i = 0; i < n; ++i) {
-      const Rgb& form = ch.forms[scratch[i].cell];
-      const float w = scratch[i].weight;
+    for (const CellWeight& c : weigh(ch.grid)) {
+      const Rgb& form = ch.forms[c.cell];
+      const float w = c.weight;
       if (ch.kind == ChannelKind::Scalar) {
         scalar += form[0] * w;
       } else if (ch.kind == ChannelKind::Color) {

@@ -7,13 +7,14 @@
 #include <vector>
 
 #include "eval/plan.hpp"
+#include "eval/weights.hpp"
 
 namespace p2l::eval {
 
-// Sets the channels' values at [values] over [state] (which starts at the object's
+// Sets the channels' values at the pose over [state] (which starts at the object's
 // static values). Scalar and colour channels blend their cells; flag channels take the
 // cell at or below the pose.
-void apply_channels(std::span<const ChannelPlan> channels, const float* values, ChannelState& state, CellWeight* scratch);
+void apply_channels(std::span<const ChannelPlan> channels, const Weigher& weigh, ChannelState& state);
 
 std::vector<ChannelPlan> plan_channels(const Channels& channels);
 

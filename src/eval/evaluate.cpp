@@ -23,15 +23,18 @@ void normalize_parameters(const ModelPlan& plan, InstanceState& s) {
   for (std::size_t i = 0; i < plan.parameters.size(); ++i) s.normalized[i] = normalize(plan.parameters[i], s.current[i]);
 }
 
-Frame deformer_frame(const Deformer& d, const DeformerPlan& dp, const Frame* parent, const float* values,
-                     CellWeight* scratch, float* points, const ArcPlan* arc, ChannelState& state) {
+Frame deformer_frame(const Deformer& d, const DeformerPlan& dp, const Frame* parent, const Weigher& weigh, float* points,
+                     double* cells, const ArcPlan* arc, ChannelState& state) {
+  const float* values = weigh.values;
   state = static_state(d);
-  apply_channels(dp.channels, values, state, scratch);
+  apply_channels(dp.channels, weigh, state);
   Frame frame;
   if (d.kind == DeformerKind::Warp) {
     const std::size_t n = std::size_t{dp.point_count} * 2;
-    std::fill(points, points + n, 0.0f);
-    if (d.lattice) add_forms(dp.grid, d.lattice->forms, values, scratch, points, n);
+    if (d.lattice)
+      blend_forms(dp.grid, d.lattice->forms, weigh, nullptr, points, n);
+    else
+      std::fill(points, points + n, 0.0f);
     for_each_shape(d.lattice_shapes, values, [&](const LatticeShape& shape, float w) {
       const std::size_t m = std::min(n, shape.points.size());
       for (std::size_t j = 0; j < m; ++j) points[j] += (shape.points[j] - dp.base_points[j]) * w;
@@ -45,8 +48,9 @@ Frame deformer_frame(const Deformer& d, const DeformerPlan& dp, const Frame* par
     frame.points = points;
     frame.scale = parent ? parent->scale : 1.0f;
     finish_warp(frame);
+    if (cells && dp.cells_offset >= 0 && !d.bilinear) build_warp_cells(frame, cells + dp.cells_offset);
   } else {
-    Pivot p = pivot_at(d, dp.grid, values, scratch);
+    Pivot p = pivot_at(d, dp.grid, weigh);
     for_each_shape(d.pivot_shapes, values, [&](const PivotShape& shape, float w) {
       p.x += (shape.pivot.x - dp.base_pivot.x) * w;
       p.y += (shape.pivot.y - dp.base_pivot.y) * w;
@@ -61,8 +65,7 @@ Frame deformer_frame(const Deformer& d, const DeformerPlan& dp, const Frame* par
 }
 
 void evaluate_deformers(const Rig& rig, const ModelPlan& plan, InstanceState& s) {
-  const float* values = s.normalized.data();
-  CellWeight* scratch = s.cells.data();
+  const Weigher weigh{s.normalized.data(), s.cells.data(), &s.weight_cache};
   const ext::AdvancedState* advanced = s.advanced.get();
   for (std::size_t i = 0; i < rig.deformers.size(); ++i) {
     const Deformer& d = rig.deformers[i];
@@ -70,21 +73,24 @@ void evaluate_deformers(const Rig& rig, const ModelPlan& plan, InstanceState& s)
     const Frame* parent = d.parent >= 0 ? &s.frames[static_cast<std::size_t>(d.parent)] : nullptr;
     const ArcPlan* arc = advanced ? ext::frame_arc(*advanced, plan, i) : nullptr;
     ChannelState state;
-    s.frames[i] = deformer_frame(d, dp, parent, values, scratch, s.warp_points.data() + dp.points_offset, arc, state);
+    s.frames[i] = deformer_frame(d, dp, parent, weigh, s.warp_points.data() + dp.points_offset, s.warp_cells.data(), arc, state);
     // Each level clamps before multiplying, so no level carries another below transparent.
     const float inherited = d.parent >= 0 ? s.deformer_opacity[static_cast<std::size_t>(d.parent)] : 1.0f;
     s.deformer_opacity[i] = clamp01(state.opacity) * inherited;
   }
 }
 
-ChannelState mesh_local(const Mesh& m, const MeshPlan& mp, const float* values, CellWeight* scratch, float* out,
+ChannelState mesh_local(const Mesh& m, const MeshPlan& mp, const Weigher& weigh, float* out,
                         const std::uint8_t* skip_binding) {
+  const float* values = weigh.values;
   ChannelState state = static_state(m);
-  apply_channels(mp.channels, values, state, scratch);
+  apply_channels(mp.channels, weigh, state);
   const std::size_t n = std::size_t{mp.vertex_count} * 2;
   if (n) {
-    std::memcpy(out, m.geometry->positions.data(), n * sizeof(float));
-    if (m.keyforms) add_forms(mp.keyforms, m.keyforms->forms, values, scratch, out, n);
+    if (m.keyforms)
+      blend_forms(mp.keyforms, m.keyforms->forms, weigh, m.geometry->positions.data(), out, n);
+    else
+      std::memcpy(out, m.geometry->positions.data(), n * sizeof(float));
   }
   for (std::size_t b = 0; b < m.shapes.size(); ++b) {
     if (skip_binding && skip_binding[b]) continue;  // H4: an extension stands in for this blend shape
@@ -104,8 +110,7 @@ ChannelState mesh_local(const Mesh& m, const MeshPlan& mp, const float* values, 
 }
 
 void evaluate_meshes(const Rig& rig, const ModelPlan& plan, InstanceState& s) {
-  const float* values = s.normalized.data();
-  CellWeight* scratch = s.cells.data();
+  const Weigher weigh{s.normalized.data(), s.cells.data(), &s.weight_cache};
   ext::AdvancedState* advanced = s.advanced.get();
   for (std::size_t mi = 0; mi < rig.meshes.size(); ++mi) {
     const Mesh& m = rig.meshes[mi];
@@ -113,7 +118,7 @@ void evaluate_meshes(const Rig& rig, const ModelPlan& plan, InstanceState& s) {
     float* out = s.vertices.data() + mp.vertex_offset;
     const std::size_t n = std::size_t{mp.vertex_count} * 2;
     const ChannelState state = advanced ? ext::mesh_local_hooked(*advanced, s, mi, out)  // H4
-                                        : mesh_local(m, mp, values, scratch, out);
+                                        : mesh_local(m, mp, weigh, out);
     if (m.parent >= 0) map_points(s.frames[static_cast<std::size_t>(m.parent)], out, n);
     const float inherited = m.parent >= 0 ? s.deformer_opacity[static_cast<std::size_t>(m.parent)] : 1.0f;
     s.opacity[mi] = clamp01(state.opacity) * inherited;
@@ -124,13 +129,13 @@ void evaluate_meshes(const Rig& rig, const ModelPlan& plan, InstanceState& s) {
 }
 
 void evaluate_parts(const Rig& rig, const ModelPlan& plan, InstanceState& s) {
-  const float* values = s.normalized.data();
-  CellWeight* scratch = s.cells.data();
+  const Weigher weigh{s.normalized.data(), s.cells.data(), &s.weight_cache};
+  const float* values = weigh.values;
   for (std::size_t pi = 0; pi < rig.parts.size(); ++pi) {
     const Part& part = rig.parts[pi];
     const PartPlan& pp = plan.parts[pi];
     ChannelState state = static_state(part);
-    apply_channels(pp.channels, values, state, scratch);
+    apply_channels(pp.channels, weigh, state);
     for_each_shape(part.shapes, values, [&](const PartShape& shape, float w) {
       toward(state, pp.base_state, shape.opacity, &shape.draw_order, shape.multiply, shape.screen, w);
     });
@@ -141,18 +146,18 @@ void evaluate_parts(const Rig& rig, const ModelPlan& plan, InstanceState& s) {
     group.opacity = pp.composite->opacity;
     group.multiply = pp.composite->multiply;
     group.screen = pp.composite->screen;
-    if (pp.draw_group >= 0) apply_channels(plan.draw_groups[static_cast<std::size_t>(pp.draw_group)].channels, values, group, scratch);
+    if (pp.draw_group >= 0) apply_channels(plan.draw_groups[static_cast<std::size_t>(pp.draw_group)].channels, weigh, group);
     s.part_composite[pi] = {clamp01(group.opacity), group.multiply, group.screen};
   }
 }
 
 void apply_glue(const Rig& rig, const ModelPlan& plan, InstanceState& s) {
-  const float* values = s.normalized.data();
+  const Weigher weigh{s.normalized.data(), s.cells.data(), &s.weight_cache};
   for (std::size_t gi = 0; gi < rig.glues.size(); ++gi) {
     const Glue& g = rig.glues[gi];
     ChannelState state;
     state.glue_intensity = g.intensity;
-    apply_channels(plan.glues[gi].channels, values, state, s.cells.data());
+    apply_channels(plan.glues[gi].channels, weigh, state);
     const float intensity = state.glue_intensity;
     if (g.mesh_a == g.mesh_b) continue;
     float* a = s.vertices.data() + plan.meshes[g.mesh_a].vertex_offset;
@@ -174,6 +179,7 @@ void evaluate_core(const Model& model, InstanceState& s) {
   normalize_parameters(plan, s);
   s.virtual_frames_valid = false;  // virtual bones follow these values when next asked
   if (s.advanced) ext::hold_parameters(*s.advanced, plan, s);  // H1
+  s.weight_cache.invalidate();  // the values are final from here to the end of the evaluation
   evaluate_deformers(rig, plan, s);
   evaluate_meshes(rig, plan, s);
   evaluate_parts(rig, plan, s);

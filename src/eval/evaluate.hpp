@@ -4,6 +4,7 @@
 #include "eval/draw_order.hpp"
 #include "eval/plan.hpp"
 #include "eval/state.hpp"
+#include "eval/weights.hpp"
 #include "p2l/eval.hpp"
 
 namespace p2l::eval {
@@ -12,15 +13,16 @@ namespace p2l::eval {
 // composites, glue, render order and commands. Writes only into s's buffers.
 void evaluate_core(const Model& model, InstanceState& s);
 
-// One deformer's (or virtual bone's) frame at [values]: keyforms, blend shapes, with an
+// One deformer's (or virtual bone's) frame at the pose: keyforms, blend shapes, with an
 // [arc] (H2) the pivot moved onto its circle, then the parent's frame. A warp's lattice
-// goes to [points]; [state] receives its channel values.
-Frame deformer_frame(const Deformer& d, const DeformerPlan& dp, const Frame* parent, const float* values,
-                     CellWeight* scratch, float* points, const ArcPlan* arc, ChannelState& state);
+// goes to [points], and its cell table (when the plan gives it one) to [cells] unless that
+// is null; [state] receives its channel values.
+Frame deformer_frame(const Deformer& d, const DeformerPlan& dp, const Frame* parent, const Weigher& weigh, float* points,
+                     double* cells, const ArcPlan* arc, ChannelState& state);
 
-// A mesh's vertices in its parent's space at [values]: rest positions, keyform offsets and
+// A mesh's vertices in its parent's space at the pose: rest positions, keyform offsets and
 // blend shapes (those [skip_binding] marks left out), with its channel values.
-ChannelState mesh_local(const Mesh& m, const MeshPlan& mp, const float* values, CellWeight* scratch, float* out,
+ChannelState mesh_local(const Mesh& m, const MeshPlan& mp, const Weigher& weigh, float* out,
                         const std::uint8_t* skip_binding = nullptr);
 
 // The stages evaluate_core runs, in this order (exposed for the stage benchmarks).

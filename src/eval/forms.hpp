@@ -7,8 +7,10 @@
 #include <algorithm>
 #include <vector>
 
+#include "eval/blend.hpp"
 #include "eval/grid.hpp"
 #include "eval/plan.hpp"
+#include "eval/weights.hpp"
 
 namespace p2l::eval {
 
@@ -38,28 +40,48 @@ inline ChannelState static_state(const Part& p) {
   return s;
 }
 
-// Adds the grid's blended forms at [values] into out[0..n); a shorter form adds to its length.
+// out[0..n) = start[0..n) (zeros when start is null) plus the grid's forms blended at the
+// pose, each added in cell order. A form shorter than n adds to its length.
 template <class F>
-void add_forms(const GridPlan& grid, const std::vector<F>& forms, const float* values, CellWeight* scratch, float* out,
-               std::size_t n) {
-  const std::size_t count = grid.weights(values, scratch);
-  for (std::size_t i = 0; i < count; ++i) {
-    const auto& form = forms[scratch[i].cell];
-    const float w = scratch[i].weight;
-    const std::size_t m = std::min(n, form.size());
-    for (std::size_t k = 0; k < m; ++k) out[k] += form[k] * w;
+void blend_forms(const GridPlan& grid, const std::vector<F>& forms, const Weigher& weigh, const float* start, float* out,
+                 std::size_t n) {
+  const std::span<const CellWeight> cells = weigh(grid);
+  bool full = true;
+  for (const CellWeight& c : cells) full &= forms[c.cell].size() >= n;
+  if (!full) {
+    for (std::size_t k = 0; k < n; ++k) out[k] = start ? start[k] : 0.0f;
+    for (const CellWeight& c : cells) {
+      const auto& form = forms[c.cell];
+      const std::size_t m = std::min(n, form.size());
+      for (std::size_t k = 0; k < m; ++k) out[k] += form[k] * c.weight;
+    }
+    return;
   }
+  // In batches, each one pass over the output (eval/blend.hpp).
+  constexpr std::size_t kBatch = 16;
+  const float* rows[kBatch];
+  float weights[kBatch];
+  std::size_t i = 0;
+  const float* from = start;
+  do {
+    std::size_t m = 0;
+    for (; m < kBatch && i < cells.size(); ++m, ++i) {
+      rows[m] = forms[cells[i].cell].data();
+      weights[m] = cells[i].weight;
+    }
+    blend_rows(from, rows, weights, m, out, n);
+    from = out;
+  } while (i < cells.size());
 }
 
 // A rotation's keyed pivot: the identity at the origin without keyforms, else the blend
 // (from zero, so a missing cell counts as the zero pivot).
-inline Pivot pivot_at(const Deformer& d, const GridPlan& grid, const float* values, CellWeight* scratch) {
+inline Pivot pivot_at(const Deformer& d, const GridPlan& grid, const Weigher& weigh) {
   if (!d.pivot) return Pivot{0, 0, 0, 1};
   Pivot p{0, 0, 0, 0};
-  const std::size_t n = grid.weights(values, scratch);
-  for (std::size_t i = 0; i < n; ++i) {
-    const Pivot& c = d.pivot->forms[scratch[i].cell];
-    const float w = scratch[i].weight;
+  for (const CellWeight& cw : weigh(grid)) {
+    const Pivot& c = d.pivot->forms[cw.cell];
+    const float w = cw.weight;
     p.x += c.x * w;
     p.y += c.y * w;
     p.angle += c.angle * w;

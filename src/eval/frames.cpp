@@ -69,6 +69,28 @@ void finish_warp(Frame& f) {
   f.frame_ey[1] = ((c01.y - c00.y) + (c11.y - c10.y)) / 2.0;
 }
 
+void build_warp_cells(Frame& f, double* table) {
+  const std::uint32_t columns = f.columns, rows = f.rows;
+  const std::size_t row = static_cast<std::size_t>(columns + 1) * 2;
+  Pair* out = reinterpret_cast<Pair*>(table);
+  for (std::uint32_t k = 0; k < rows; ++k) {
+    const float* p00 = f.points + k * row;
+    for (std::uint32_t i = 0; i < columns; ++i, p00 += 2, out += 6) {
+      const float* p01 = p00 + row;
+      const Pair q00{p00[0], p00[1]}, q10{p00[2], p00[3]}, q01{p01[0], p01[1]}, q11{p01[2], p01[3]};
+      // The lower triangle q00 + s(q10 − q00) + t(q01 − q00), the upper one
+      // q11 + (1 − s)(q01 − q11) + (1 − t)(q10 − q11): corner, then the edges in that order.
+      out[0] = q00;
+      out[1] = q10 - q00;
+      out[2] = q01 - q00;
+      out[3] = q11;
+      out[4] = q01 - q11;
+      out[5] = q10 - q11;
+    }
+  }
+  f.cells = table;
+}
+
 namespace {
 
 // A point outside the unit square: the ring of virtual cells, or beyond it the affine frame.
@@ -95,13 +117,18 @@ namespace {
 
 using Mask = std::int64_t __attribute__((vector_size(16)));
 
+// How a cell blends its corners: bilinear, two triangles from the lattice points, or two
+// triangles from the frame's cell table.
+enum class Blend { Bilinear, Split, SplitTable };
+
 // Points inside the unit square (nearly all): x and y side by side in one vector. Each lane
 // does the operations the scalar code does for one coordinate (triangle() above for the split
 // cell), in the same order, so the result is the same bit for bit, in half the instructions
 // where the target has vectors. The split cell computes both triangles and keeps one by a
 // mask: which one is a coin toss per point, and a mispredicted branch cost more than the
-// second triangle (a sixth of the evaluation on Haru).
-template <bool kBilinear>
+// second triangle (a sixth of the evaluation on Haru). With a cell table the triangle's
+// corner and edges are read ready (the same differences), and the choice is one select.
+template <Blend kBlend>
 void map_warp_loop(const Frame& f, float* xy, std::size_t n) {
   const std::uint32_t columns = f.columns, rows = f.rows;
   const std::size_t row = static_cast<std::size_t>(columns + 1) * 2;
@@ -115,18 +142,25 @@ void map_warp_loop(const Frame& f, float* xy, std::size_t n) {
     const std::uint32_t i = std::min(static_cast<std::uint32_t>(fx), columns - 1);
     const std::uint32_t k = std::min(static_cast<std::uint32_t>(fy), rows - 1);
     const double s = fx - i, t = fy - k;
-    const float* p00 = f.points + k * row + static_cast<std::size_t>(i) * 2;
-    const float* p01 = p00 + row;
-    const Pair q00{p00[0], p00[1]}, q10{p00[2], p00[3]}, q01{p01[0], p01[1]}, q11{p01[2], p01[3]};
     Pair r;
-    if constexpr (kBilinear) {
-      r = (1.0 - s) * (1.0 - t) * q00 + s * (1.0 - t) * q10 + (1.0 - s) * t * q01 + s * t * q11;
+    if constexpr (kBlend == Blend::SplitTable) {
+      const bool upper = !(s + t <= 1.0);
+      const Pair* c = reinterpret_cast<const Pair*>(f.cells) + (static_cast<std::size_t>(k) * columns + i) * 6 + (upper ? 3 : 0);
+      const double a = upper ? 1.0 - s : s, b = upper ? 1.0 - t : t;
+      r = c[0] + a * c[1] + b * c[2];
     } else {
-      const Pair lower = q00 + s * (q10 - q00) + t * (q01 - q00);
-      const Pair upper = q11 + (1.0 - s) * (q01 - q11) + (1.0 - t) * (q10 - q11);
-      const std::int64_t all = -static_cast<std::int64_t>(s + t <= 1.0);  // every bit when in the lower
-      const Mask in_lower{all, all};
-      r = std::bit_cast<Pair>((in_lower & std::bit_cast<Mask>(lower)) | (~in_lower & std::bit_cast<Mask>(upper)));
+      const float* p00 = f.points + k * row + static_cast<std::size_t>(i) * 2;
+      const float* p01 = p00 + row;
+      const Pair q00{p00[0], p00[1]}, q10{p00[2], p00[3]}, q01{p01[0], p01[1]}, q11{p01[2], p01[3]};
+      if constexpr (kBlend == Blend::Bilinear) {
+        r = (1.0 - s) * (1.0 - t) * q00 + s * (1.0 - t) * q10 + (1.0 - s) * t * q01 + s * t * q11;
+      } else {
+        const Pair lower = q00 + s * (q10 - q00) + t * (q01 - q00);
+        const Pair upper = q11 + (1.0 - s) * (q01 - q11) + (1.0 - t) * (q10 - q11);
+        const std::int64_t all = -static_cast<std::int64_t>(s + t <= 1.0);  // every bit when in the lower
+        const Mask in_lower{all, all};
+        r = std::bit_cast<Pair>((in_lower & std::bit_cast<Mask>(lower)) | (~in_lower & std::bit_cast<Mask>(upper)));
+      }
     }
     xy[j] = static_cast<float>(r[0]);
     xy[j + 1] = static_cast<float>(r[1]);
@@ -139,9 +173,11 @@ void map_warp_outside(const Frame& f, float* xy) { warp_outside(f, xy[0], xy[1],
 
 void map_warp_points_scalar(const Frame& f, float* xy, std::size_t n) {
   if (f.bilinear)
-    map_warp_loop<true>(f, xy, n);
+    map_warp_loop<Blend::Bilinear>(f, xy, n);
+  else if (f.cells)
+    map_warp_loop<Blend::SplitTable>(f, xy, n);
   else
-    map_warp_loop<false>(f, xy, n);
+    map_warp_loop<Blend::Split>(f, xy, n);
 }
 
 void map_warp_points(const Frame& f, float* xy, std::size_t n) {

@@ -11,6 +11,11 @@ namespace p2l::eval {
 // whose extra points follow the lattice's mean affine frame, always as triangles; beyond
 // that, the affine frame alone. Computed in double precision.
 void finish_warp(Frame& frame);  // computes the affine frame from frame.points
+// For a split-cell lattice: fills [table] (kWarpCellDoubles per cell, row by row) with each
+// cell's two triangles as a corner and two edges, the very differences the mapping would
+// compute per point, and points frame.cells at it. Mapping then gives the same bits.
+inline constexpr std::size_t kWarpCellDoubles = 12;
+void build_warp_cells(Frame& frame, double* table);
 // The ring cell along an axis of n lattice cells that holds x: the last of the lines -2, 0,
 // 1/n, ..., 1 at or below x (0 below them all). Exposed for its test.
 std::uint32_t ring_cell(double x, std::uint32_t n);

@@ -1,6 +1,8 @@
 #include "eval/grid.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <cstring>
 #include <cmath>
 #include <limits>
 
@@ -141,6 +143,46 @@ std::size_t GridPlan::weights(const float* values, CellWeight* out) const {
     if (inside && weight > 0.0f) out[count++] = {cell, weight};
   }
   return count;
+}
+
+namespace {
+
+bool same_bits(std::span<const float> a, std::span<const float> b) {
+  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0);
+}
+
+// FNV-1a, a word at a time (the hash only groups candidates; same_lookup decides).
+struct Fnv {
+  std::uint64_t h = 14695981039346656037ull;
+  void add(std::uint64_t word) {
+    h ^= word;
+    h *= 1099511628211ull;
+  }
+};
+
+}  // namespace
+
+bool GridPlan::same_lookup(const GridPlan& o) const {
+  if (cells_ != o.cells_ || axes_.size() != o.axes_.size() || dense_ != o.dense_ || sparse_numbers_ != o.sparse_numbers_ ||
+      sparse_cells_ != o.sparse_cells_)
+    return false;
+  for (std::size_t i = 0; i < axes_.size(); ++i) {
+    const AxisPlan &a = axes_[i], &b = o.axes_[i];
+    if (a.parameter != b.parameter || a.stride != b.stride || !same_bits(a.keys, b.keys)) return false;
+  }
+  return true;
+}
+
+std::uint64_t GridPlan::lookup_hash() const {
+  Fnv f;
+  f.add(cells_);
+  for (const AxisPlan& a : axes_) {
+    f.add(a.parameter);
+    for (float k : a.keys) f.add(std::bit_cast<std::uint32_t>(k));
+  }
+  for (std::uint32_t c : dense_) f.add(c);
+  for (std::uint32_t c : sparse_cells_) f.add(c);
+  return f.h;
 }
 
 std::int64_t GridPlan::floor_cell(const float* values) const {

@@ -56,6 +56,17 @@ class GridPlan {
   // The cell at or below [values] on every axis (flags hold until the next key), or -1.
   std::int64_t floor_cell(const float* values) const;
 
+  // Grids that give the same weights at every pose (the same axes, keys and cell numbering:
+  // a mesh's keyforms and its opacity and draw-order channels, as Cubism keys them, or
+  // sibling meshes keyed alike) share one slot of the per-evaluation weight cache
+  // (eval/weights.hpp). kNoSlot for a grid outside a Model.
+  static constexpr std::uint32_t kNoSlot = 0xFFFFFFFFu;
+  std::uint32_t slot() const { return slot_; }
+  void set_slot(std::uint32_t slot) { slot_ = slot; }
+  // Equal lookups give equal weights: the same function of the same tables.
+  bool same_lookup(const GridPlan& other) const;
+  std::uint64_t lookup_hash() const;
+
  private:
   void build(const std::vector<Axis>& axes, const std::vector<std::uint16_t>& coords, std::size_t cells);
   std::int64_t find(std::uint64_t dense) const;
@@ -68,6 +79,7 @@ class GridPlan {
   std::vector<std::uint32_t> dense_;
   std::vector<std::uint64_t> sparse_numbers_;
   std::vector<std::uint32_t> sparse_cells_;
+  std::uint32_t slot_ = kNoSlot;
 };
 
 }  // namespace p2l::eval

@@ -107,10 +107,12 @@ Instance::Instance(std::shared_ptr<const Model> model) : model_(std::move(model)
   s.current = s.values;
   sized(s.normalized, rig.parameters.size());
   sized(s.cells, plan.max_cells);
+  s.weight_cache.init(plan.weight_offsets);
   sized(s.frames, rig.deformers.size());
   sized(s.virtual_frames, rig.deformer_count_with_bones() - rig.deformers.size());
   sized(s.deformer_opacity, rig.deformers.size());
   sized(s.warp_points, plan.warp_floats);
+  sized(s.warp_cells, plan.warp_cell_doubles);
   sized(s.vertices, plan.vertex_floats);
   sized(s.opacity, meshes);
   sized(s.draw_order, meshes);

@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <cmath>
 
+#include "base/keyed_sort.hpp"
 #include "base/sized.hpp"
 #include "eval/channels.hpp"
 #include "eval/forms.hpp"
+#include "eval/frames.hpp"
 #include "eval/plan.hpp"
 #include "p2l/eval.hpp"
 
@@ -30,7 +32,7 @@ namespace {
 ChannelState state_at(const ChannelState& start, std::span<const ChannelPlan> channels, const float* values,
                       std::vector<CellWeight>& scratch) {
   ChannelState s = start;
-  apply_channels(channels, values, s, scratch.data());
+  apply_channels(channels, {values, scratch.data()}, s);
   return s;
 }
 
@@ -66,6 +68,73 @@ void plan_arcs(const Rig& rig, ModelPlan& p) {
                                   std::find(listed.begin(), listed.end(), a.deformer) != listed.end());
     p.arc_of[a.deformer] = static_cast<std::int32_t>(p.arcs.size());
     p.arcs.push_back(std::move(arc));
+  }
+}
+
+// Cell tables for the split-cell warps that map at least as many points per evaluation as
+// they have cells: building a table costs about what mapping one point through it saves.
+void plan_cell_tables(const Rig& rig, ModelPlan& p) {
+  std::vector<std::uint64_t> mapped(rig.deformers.size(), 0);
+  auto count = [&](std::int32_t parent, std::uint64_t points) {
+    if (parent >= 0 && static_cast<std::size_t>(parent) < mapped.size()) mapped[static_cast<std::size_t>(parent)] += points;
+  };
+  for (std::size_t i = 0; i < rig.deformer_count_with_bones(); ++i) {
+    const Deformer& d = rig.deformer_or_bone(i);
+    count(d.parent, d.kind == DeformerKind::Warp ? p.deformers[i].point_count : 2);
+  }
+  for (const Mesh& m : rig.meshes) count(m.parent, m.vertex_count());
+  for (std::size_t i = 0; i < rig.deformers.size(); ++i) {
+    const Deformer& d = rig.deformers[i];
+    const std::uint64_t cells = std::uint64_t{d.columns} * d.rows;
+    if (d.kind != DeformerKind::Warp || d.bilinear || cells == 0 || mapped[i] < cells) continue;
+    p.deformers[i].cells_offset = static_cast<std::int64_t>(p.warp_cell_doubles);
+    p.warp_cell_doubles += static_cast<std::size_t>(cells) * kWarpCellDoubles;
+  }
+}
+
+// Gives every blended grid a slot of the weight cache, one slot to grids with equal lookups
+// (eval/weights.hpp). Flag channels read one cell and need none.
+void share_grids(ModelPlan& p) {
+  std::vector<GridPlan*> grids;
+  auto add = [&](GridPlan& g) {
+    if (!g.empty()) grids.push_back(&g);
+  };
+  auto add_channels = [&](std::vector<ChannelPlan>& list) {
+    for (ChannelPlan& c : list)
+      if (c.kind != ChannelKind::Flag) add(c.grid);
+  };
+  for (DeformerPlan& d : p.deformers) {
+    add(d.grid);
+    add_channels(d.channels);
+  }
+  for (MeshPlan& m : p.meshes) {
+    add(m.keyforms);
+    add_channels(m.channels);
+  }
+  for (PartPlan& x : p.parts) add_channels(x.channels);
+  for (GluePlan& x : p.glues) add_channels(x.channels);
+  for (DrawGroupPlan& x : p.draw_groups) add_channels(x.channels);
+
+  // Grouped by hash; within a group each grid is compared with the group's first few slots
+  // (a file made to collide only loses sharing, not time).
+  constexpr std::size_t kCompared = 8;
+  std::vector<KeyedIndex> order(grids.size());
+  for (std::size_t i = 0; i < grids.size(); ++i)
+    order[i] = {static_cast<std::int64_t>(grids[i]->lookup_hash()), static_cast<std::uint32_t>(i)};
+  sort_keyed(order.data(), order.data() + order.size());
+  p.weight_offsets.assign(1, 0);
+  std::size_t group = 0;
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    GridPlan& g = *grids[order[k].index];
+    if (k == 0 || order[k].key != order[k - 1].key) group = k;
+    std::uint32_t slot = GridPlan::kNoSlot;
+    for (std::size_t j = group; j < std::min(k, group + kCompared) && slot == GridPlan::kNoSlot; ++j)
+      if (grids[order[j].index]->same_lookup(g)) slot = grids[order[j].index]->slot();
+    if (slot == GridPlan::kNoSlot) {
+      slot = static_cast<std::uint32_t>(p.weight_offsets.size() - 1);
+      p.weight_offsets.push_back(p.weight_offsets.back() + g.cell_count());
+    }
+    g.set_slot(slot);
   }
 }
 
@@ -130,12 +199,12 @@ ModelResult Model::create(std::shared_ptr<const Rig> rig_ptr) {
       if (d.lattice) dp.grid = GridPlan(*d.lattice);
       if (!d.lattice_shapes.empty()) {
         dp.base_points.assign(std::size_t{dp.point_count} * 2, 0.0f);
-        if (d.lattice) add_forms(dp.grid, d.lattice->forms, defaults, scratch.data(), dp.base_points.data(), dp.base_points.size());
+        if (d.lattice) blend_forms(dp.grid, d.lattice->forms, {defaults, scratch.data()}, nullptr, dp.base_points.data(), dp.base_points.size());
       }
     } else {
       if (d.pivot) dp.grid = GridPlan(*d.pivot);
       if (!d.pivot_shapes.empty()) {
-        dp.base_pivot = pivot_at(d, dp.grid, defaults, scratch.data());
+        dp.base_pivot = pivot_at(d, dp.grid, {defaults, scratch.data()});
       }
     }
   }
@@ -154,7 +223,7 @@ ModelResult Model::create(std::shared_ptr<const Rig> rig_ptr) {
     if (m.keyforms) mp.keyforms = GridPlan(*m.keyforms);
     if (!m.shapes.empty()) {
       mp.base_offsets.assign(std::size_t{mp.vertex_count} * 2, 0.0f);
-      if (m.keyforms) add_forms(mp.keyforms, m.keyforms->forms, defaults, scratch.data(), mp.base_offsets.data(), mp.base_offsets.size());
+      if (m.keyforms) blend_forms(mp.keyforms, m.keyforms->forms, {defaults, scratch.data()}, nullptr, mp.base_offsets.data(), mp.base_offsets.size());
     }
     if (m.geometry && m.geometry->indices.u32().empty()) mp.indices = m.geometry->indices.to_vector();
   }
@@ -221,6 +290,8 @@ ModelResult Model::create(std::shared_ptr<const Rig> rig_ptr) {
 
   sized(p.glues, rig.glues.size());
   for (std::size_t i = 0; i < rig.glues.size(); ++i) p.glues[i].channels = plan_channels(rig.glues[i].channels);
+  plan_cell_tables(rig, p);
+  share_grids(p);
 
   std::shared_ptr<Model> model(new Model());
   model->rig_ = std::move(rig_ptr);

@@ -37,6 +37,9 @@ struct DeformerPlan {
   GridPlan grid;                     // lattice or pivot keyforms; empty when none
   std::uint32_t points_offset = 0;   // warps: into InstanceState::warp_points
   std::uint32_t point_count = 0;     // warps: (columns + 1) * (rows + 1)
+  // Split-cell warps that map at least as many points as they have cells: where their cell
+  // table starts in InstanceState::warp_cells (frames.hpp, build_warp_cells); else -1.
+  std::int64_t cells_offset = -1;
   // Blend shapes are measured from the default pose, which never changes: kept here.
   ChannelState base_state;
   std::vector<float> base_points;  // warps with shapes
@@ -93,8 +96,11 @@ struct ModelPlan {
   std::vector<PartPlan> parts;
   std::vector<GluePlan> glues;
   std::vector<DrawGroupPlan> draw_groups;
+  // Per weight-cache slot (GridPlan::slot), where its weights start in an instance's cache;
+  // one more entry ends the last.
+  std::vector<std::size_t> weight_offsets;
   // Buffer sizes every Instance allocates once.
-  std::size_t warp_floats = 0, vertex_floats = 0, max_cells = 1, sort_entries = 0, render_commands = 0;
+  std::size_t warp_floats = 0, warp_cell_doubles = 0, vertex_floats = 0, max_cells = 1, sort_entries = 0, render_commands = 0;
 };
 
 // Wraps a repeating parameter's value beyond its range, clamps the others; a value that

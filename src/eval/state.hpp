@@ -10,6 +10,7 @@
 #include "base/keyed_sort.hpp"
 #include "eval/grid.hpp"
 #include "eval/plan.hpp"
+#include "eval/weights.hpp"
 #include "p2l/eval.hpp"
 
 namespace p2l::eval {
@@ -28,6 +29,10 @@ struct Frame {
   bool bilinear = false;
   const float* points = nullptr;
   double frame_c[2]{}, frame_ex[2]{}, frame_ey[2]{};
+  // Split-cell lattices that map many points: per cell, each triangle's corner and edges in
+  // double (build_warp_cells), so a point costs three loads and two multiply-adds. Null:
+  // the points are read from [points].
+  const double* cells = nullptr;
 };
 
 }  // namespace p2l::eval
@@ -46,11 +51,13 @@ struct InstanceState {
   std::vector<float> current;  // what the last evaluation started from, raw
   std::vector<float> normalized;
   std::vector<eval::CellWeight> cells;  // grid weight scratch
+  eval::WeightCache weight_cache;       // the core evaluation's weights, per shared grid
 
   // Deformers.
   std::vector<eval::Frame> frames;
   std::vector<float> deformer_opacity;
   std::vector<float> warp_points;
+  std::vector<double> warp_cells;  // the cell tables (DeformerPlan::cells_offset)
 
   // Meshes.
   std::vector<float> vertices;

@@ -244,9 +244,9 @@ ChannelState mesh_local_hooked(AdvancedState& a, InstanceState& s, std::size_t m
     const MeshReplacement& r = a.replacements[static_cast<std::size_t>(a.replacement_of[m])];
     std::copy(s.normalized.begin(), s.normalized.end(), a.replaced_values.begin());
     for (std::uint32_t p : r.axes) a.replaced_values[p] = plan.default_values[p];
-    state = eval::mesh_local(mesh, plan.meshes[m], a.replaced_values.data(), s.cells.data(), out, r.skip_binding.data());
+    state = eval::mesh_local(mesh, plan.meshes[m], {a.replaced_values.data(), s.cells.data()}, out, r.skip_binding.data());
   } else {
-    state = eval::mesh_local(mesh, plan.meshes[m], values, s.cells.data(), out);
+    state = eval::mesh_local(mesh, plan.meshes[m], {values, s.cells.data(), &s.weight_cache}, out);
   }
   if (a.has_statics[m]) subtract_statics(rig, static_cast<std::uint32_t>(m), values, out);
   if (a.skin_of[m] >= 0) a.skins[static_cast<std::size_t>(a.skin_of[m])].correct(model, s, a.on & kExactLinks, out);

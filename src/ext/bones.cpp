@@ -36,8 +36,8 @@ void ensure_virtual_frames(const Model& model, InstanceState& s, bool arcs_on) {
     const Frame* parent_frame = d.parent < 0 ? nullptr : parent < core ? &s.frames[parent] : &s.virtual_frames[parent - core];
     eval::ChannelState state;
     // Virtual bones are rotations (validate() checks it): no lattice to write.
-    s.virtual_frames[i] = eval::deformer_frame(d, model.plan().deformers[core + i], parent_frame, s.normalized.data(),
-                                               s.cells.data(), nullptr, declared_arc(model.plan(), core + i, arcs_on), state);
+    s.virtual_frames[i] = eval::deformer_frame(d, model.plan().deformers[core + i], parent_frame,
+                                               {s.normalized.data(), s.cells.data()}, nullptr, nullptr, declared_arc(model.plan(), core + i, arcs_on), state);
   }
   s.virtual_frames_valid = true;
 }
@@ -83,7 +83,7 @@ void FrameSet::evaluate(const Model& model, const InstanceState& s, const float*
     const eval::DeformerPlan& dp = plan.deformers[d];
     float* points = def.kind == DeformerKind::Warp ? points_.data() + dp.points_offset : nullptr;
     eval::ChannelState state;
-    frames_[k] = eval::deformer_frame(def, dp, parent, values, cells_.data(), points, declared_arc(plan, d, arcs_on), state);
+    frames_[k] = eval::deformer_frame(def, dp, parent, {values, cells_.data()}, points, nullptr, declared_arc(plan, d, arcs_on), state);
   }
 }
 

@@ -114,7 +114,7 @@ bool SkinRun::prepare(const Model& model, InstanceState& s, std::size_t index, b
     rest_relative_[b] = compose(inverse(*bone_rest), *home_rest);
   }
   rest_.assign(mesh.vertex_count() * 2, 0.0f);
-  eval::mesh_local(mesh, plan.meshes[mesh_], defaults.data(), s.cells.data(), rest_.data());
+  eval::mesh_local(mesh, plan.meshes[mesh_], {defaults.data(), s.cells.data()}, rest_.data());
 
   if (skin.from.empty()) {
     fit(model, s, arcs_on, note);
@@ -217,7 +217,7 @@ void SkinRun::fit(const Model& model, InstanceState& s, bool arcs_on, std::strin
   for (std::size_t first = 0; first < vertices; first += block) {
     const std::size_t count = std::min(block, vertices - first);
     for (std::size_t i = 0; i < samples; ++i) {
-      eval::mesh_local(mesh, plan.meshes[mesh_], values[i].data(), s.cells.data(), local.data());
+      eval::mesh_local(mesh, plan.meshes[mesh_], {values[i].data(), s.cells.data()}, local.data());
       std::copy(local.begin() + static_cast<std::ptrdiff_t>(first * 2),
                 local.begin() + static_cast<std::ptrdiff_t>((first + count) * 2), baked.begin() + static_cast<std::ptrdiff_t>(i * block * 2));
     }

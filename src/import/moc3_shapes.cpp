@@ -28,20 +28,20 @@ class DefaultPose {
   ChannelState state(ChannelState start, const Channels& channels) {
     const auto plans = eval::plan_channels(channels);
     for (const auto& ch : channels) grow(ch.grid.cell_count());
-    eval::apply_channels(plans, values_.data(), start, scratch_.data());
+    eval::apply_channels(plans, {values_.data(), scratch_.data()}, start);
     return start;
   }
   std::vector<float> forms(const std::optional<Grid<Array<float>>>& grid, std::size_t n) {
     std::vector<float> out(n, 0.0f);
     if (!grid) return out;
     grow(grid->cell_count());
-    eval::add_forms(eval::GridPlan(*grid), grid->forms, values_.data(), scratch_.data(), out.data(), n);
+    eval::blend_forms(eval::GridPlan(*grid), grid->forms, {values_.data(), scratch_.data()}, nullptr, out.data(), n);
     return out;
   }
   Pivot pivot(const p2l::Deformer& d) {
-    if (!d.pivot) return eval::pivot_at(d, eval::GridPlan(), values_.data(), scratch_.data());
+    if (!d.pivot) return eval::pivot_at(d, eval::GridPlan(), {values_.data(), scratch_.data()});
     grow(d.pivot->cell_count());
-    return eval::pivot_at(d, eval::GridPlan(*d.pivot), values_.data(), scratch_.data());
+    return eval::pivot_at(d, eval::GridPlan(*d.pivot), {values_.data(), scratch_.data()});
   }
 
  private:
