@@ -58,16 +58,20 @@ TEST(EvalWeights, GridsWithTheSameLookupShareASlotAndKeepTheirOwnForms) {
   EXPECT_FLOAT_EQ(in.vertices(3)[0], 10);
 }
 
-// The comparison itself, apart from the hash that groups candidates for it.
+// The comparison itself, apart from the hash that groups candidates for it. (A plan refers
+// to its grid's keys: the grids outlive the plans.)
 TEST(EvalWeights, TheSameLookupNeedsTheSameParametersKeysAndCells) {
   using p2l::eval::GridPlan;
-  const GridPlan a(keyed_x(0, {0, 0.5f, 1}, 10));
-  EXPECT_TRUE(a.same_lookup(GridPlan(keyed_x(0, {0, 0.5f, 1}, 99))));
-  EXPECT_FALSE(a.same_lookup(GridPlan(keyed_x(0, {0, 0.25f, 1}, 10))));
-  EXPECT_FALSE(a.same_lookup(GridPlan(keyed_x(1, {0, 0.5f, 1}, 10))));
-  EXPECT_FALSE(a.same_lookup(GridPlan(keyed_x(0, {0, 1}, 10))));
+  const auto base = keyed_x(0, {0, 0.5f, 1}, 10), other_forms = keyed_x(0, {0, 0.5f, 1}, 99);
+  const auto other_keys = keyed_x(0, {0, 0.25f, 1}, 10), other_parameter = keyed_x(1, {0, 0.5f, 1}, 10);
+  const auto fewer_keys = keyed_x(0, {0, 1}, 10);
   auto reordered = keyed_x(0, {0, 0.5f, 1}, 10);
   reordered.coords = {2, 1, 0};  // cell 0 at the last key
+  const GridPlan a(base);
+  EXPECT_TRUE(a.same_lookup(GridPlan(other_forms)));
+  EXPECT_FALSE(a.same_lookup(GridPlan(other_keys)));
+  EXPECT_FALSE(a.same_lookup(GridPlan(other_parameter)));
+  EXPECT_FALSE(a.same_lookup(GridPlan(fewer_keys)));
   EXPECT_FALSE(a.same_lookup(GridPlan(reordered)));
 }
 

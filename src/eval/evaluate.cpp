@@ -4,6 +4,7 @@
 #include "eval/evaluate.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 
 #include "eval/channels.hpp"
@@ -17,10 +18,28 @@ namespace {
 
 float clamp01(float v) { return v < 0.0f ? 0.0f : (v > 1.0f ? 1.0f : v); }
 
+// True when this evaluation changes a parameter of the set.
+bool reads_changed(const ModelPlan& plan, ReadSet reads, const InstanceState& s) {
+  for (std::uint32_t k = reads.first; k < reads.first + reads.count; ++k)
+    if (s.changed[plan.reads[k]]) return true;
+  return false;
+}
+
 }  // namespace
 
 void normalize_parameters(const ModelPlan& plan, InstanceState& s) {
   for (std::size_t i = 0; i < plan.parameters.size(); ++i) s.normalized[i] = normalize(plan.parameters[i], s.current[i]);
+  // The start of an evaluation: cached weights are for other values, and what changed since
+  // the last one decides what is evaluated again. Advanced mode's hooks read more than the
+  // plan's read sets say (held parameters, skins, simulations): it evaluates everything, and
+  // the evaluation after it too.
+  s.weight_cache.invalidate();
+  s.tracking = s.evaluated_valid && !s.advanced;
+  if (s.tracking)
+    for (std::size_t i = 0; i < s.normalized.size(); ++i)
+      s.changed[i] = std::bit_cast<std::uint32_t>(s.normalized[i]) != std::bit_cast<std::uint32_t>(s.evaluated[i]);
+  std::copy(s.normalized.begin(), s.normalized.end(), s.evaluated.begin());
+  s.evaluated_valid = !s.advanced;
 }
 
 Frame deformer_frame(const Deformer& d, const DeformerPlan& dp, const Frame* parent, const Weigher& weigh, float* points,
@@ -70,6 +89,10 @@ void evaluate_deformers(const Rig& rig, const ModelPlan& plan, InstanceState& s)
   for (std::size_t i = 0; i < rig.deformers.size(); ++i) {
     const Deformer& d = rig.deformers[i];
     const DeformerPlan& dp = plan.deformers[i];
+    const bool dirty = !s.tracking || (d.parent >= 0 && s.deformer_dirty[static_cast<std::size_t>(d.parent)]) ||
+                       reads_changed(plan, dp.reads, s);
+    s.deformer_dirty[i] = dirty;
+    if (!dirty) continue;  // its frame, lattice, cell table and opacity hold
     const Frame* parent = d.parent >= 0 ? &s.frames[static_cast<std::size_t>(d.parent)] : nullptr;
     const ArcPlan* arc = advanced ? ext::frame_arc(*advanced, plan, i) : nullptr;
     ChannelState state;
@@ -85,7 +108,7 @@ ChannelState mesh_local(const Mesh& m, const MeshPlan& mp, const Weigher& weigh,
   const float* values = weigh.values;
   ChannelState state = static_state(m);
   apply_channels(mp.channels, weigh, state);
-  const std::size_t n = std::size_t{mp.vertex_count} * 2;
+  const std::size_t n = out ? std::size_t{mp.vertex_count} * 2 : 0;
   if (n) {
     if (m.keyforms)
       blend_forms(mp.keyforms, m.keyforms->forms, weigh, m.geometry->positions.data(), out, n);
@@ -117,9 +140,14 @@ void evaluate_meshes(const Rig& rig, const ModelPlan& plan, InstanceState& s) {
     const MeshPlan& mp = plan.meshes[mi];
     float* out = s.vertices.data() + mp.vertex_offset;
     const std::size_t n = std::size_t{mp.vertex_count} * 2;
+    // A mesh its changes do not reach keeps its vertices; its channel values are computed
+    // again all the same (cheap, and the host layer rewrites them after every evaluation).
+    const bool clean = s.tracking && !mp.glued && (m.parent < 0 || !s.deformer_dirty[static_cast<std::size_t>(m.parent)]) &&
+                       !reads_changed(plan, mp.reads, s);
+    s.mesh_dirty[mi] = !clean;
     const ChannelState state = advanced ? ext::mesh_local_hooked(*advanced, s, mi, out)  // H4
-                                        : mesh_local(m, mp, weigh, out);
-    if (m.parent >= 0) map_points(s.frames[static_cast<std::size_t>(m.parent)], out, n);
+                                        : mesh_local(m, mp, weigh, clean ? nullptr : out);
+    if (m.parent >= 0 && !clean) map_points(s.frames[static_cast<std::size_t>(m.parent)], out, n);
     const float inherited = m.parent >= 0 ? s.deformer_opacity[static_cast<std::size_t>(m.parent)] : 1.0f;
     s.opacity[mi] = clamp01(state.opacity) * inherited;
     s.draw_order[mi] = state.draw_order;
@@ -179,7 +207,6 @@ void evaluate_core(const Model& model, InstanceState& s) {
   normalize_parameters(plan, s);
   s.virtual_frames_valid = false;  // virtual bones follow these values when next asked
   if (s.advanced) ext::hold_parameters(*s.advanced, plan, s);  // H1
-  s.weight_cache.invalidate();  // the values are final from here to the end of the evaluation
   evaluate_deformers(rig, plan, s);
   evaluate_meshes(rig, plan, s);
   evaluate_parts(rig, plan, s);

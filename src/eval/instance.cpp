@@ -79,13 +79,17 @@ void track_changes(const Model& model, InstanceState& s) {
       if (!same_bits(s.opacity[m], shown.opacity[m])) bits |= kMeshOpacityChanged;
       if (!same_bits(s.draw_order[m], shown.draw_order[m])) bits |= kMeshDrawOrderChanged;
       if (s.place[m] != shown.place[m]) bits |= kMeshRenderOrderChanged;
-      if (!same_bits(now, before)) bits |= kMeshVerticesChanged;
+      // A mesh change tracking skipped kept the vertices the last evaluation showed.
+      if (s.mesh_dirty[m] && !same_bits(now, before)) {
+        bits |= kMeshVerticesChanged;
+        std::copy(now.begin(), now.end(), shown.vertices.begin() + plan.meshes[m].vertex_offset);
+      }
       if (!same_bits(s.multiply[m], shown.multiply[m]) || !same_bits(s.screen[m], shown.screen[m]))
         bits |= kMeshColorsChanged;
     }
     s.changes[m] = bits;
   }
-  std::copy(s.vertices.begin(), s.vertices.end(), shown.vertices.begin());
+  if (!shown.valid) std::copy(s.vertices.begin(), s.vertices.end(), shown.vertices.begin());
   std::copy(s.opacity.begin(), s.opacity.end(), shown.opacity.begin());
   std::copy(s.draw_order.begin(), s.draw_order.end(), shown.draw_order.begin());
   std::copy(s.multiply.begin(), s.multiply.end(), shown.multiply.begin());
@@ -108,6 +112,10 @@ Instance::Instance(std::shared_ptr<const Model> model) : model_(std::move(model)
   sized(s.normalized, rig.parameters.size());
   sized(s.cells, plan.max_cells);
   s.weight_cache.init(plan.weight_offsets);
+  sized(s.evaluated, rig.parameters.size());
+  sized(s.changed, rig.parameters.size());
+  sized(s.deformer_dirty, rig.deformers.size());
+  sized(s.mesh_dirty, meshes);
   sized(s.frames, rig.deformers.size());
   sized(s.virtual_frames, rig.deformer_count_with_bones() - rig.deformers.size());
   sized(s.deformer_opacity, rig.deformers.size());

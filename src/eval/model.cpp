@@ -92,6 +92,62 @@ void plan_cell_tables(const Rig& rig, ModelPlan& p) {
   }
 }
 
+// The parameters each deformer's and mesh's own evaluation reads (ReadSet: for a mesh, what
+// moves its vertices), and the glued meshes, which change tracking always evaluates.
+class ReadCollector {
+ public:
+  explicit ReadCollector(std::vector<std::uint32_t>& reads) : reads_(reads) {}
+  template <class F>
+  void grid(const Grid<F>& g) {
+    for (const Axis& a : g.axes) reads_.push_back(a.parameter);
+  }
+  void channels(const Channels& list) {
+    for (const Channel& c : list) grid(c.grid);
+  }
+  template <class S>
+  void bindings(const std::vector<Binding<S>>& list) {
+    for (const Binding<S>& b : list) {
+      reads_.push_back(b.parameter);
+      for (const Limit& l : b.limits) reads_.push_back(l.parameter);
+    }
+  }
+  // Closes the set begun at [first]: each parameter once.
+  ReadSet close(std::size_t first) {
+    std::sort(reads_.begin() + static_cast<std::ptrdiff_t>(first), reads_.end());
+    reads_.erase(std::unique(reads_.begin() + static_cast<std::ptrdiff_t>(first), reads_.end()), reads_.end());
+    return {static_cast<std::uint32_t>(first), static_cast<std::uint32_t>(reads_.size() - first)};
+  }
+
+ private:
+  std::vector<std::uint32_t>& reads_;
+};
+
+void plan_reads(const Rig& rig, ModelPlan& p) {
+  ReadCollector collect(p.reads);
+  for (std::size_t i = 0; i < rig.deformers.size(); ++i) {
+    const Deformer& d = rig.deformers[i];
+    const std::size_t first = p.reads.size();
+    if (d.lattice) collect.grid(*d.lattice);
+    if (d.pivot) collect.grid(*d.pivot);
+    collect.channels(d.channels);
+    collect.bindings(d.lattice_shapes);
+    collect.bindings(d.pivot_shapes);
+    p.deformers[i].reads = collect.close(first);
+  }
+  for (std::size_t i = 0; i < rig.meshes.size(); ++i) {
+    const Mesh& m = rig.meshes[i];
+    const std::size_t first = p.reads.size();
+    // Not its channels: a mesh's channel values are computed at every evaluation anyway.
+    if (m.keyforms) collect.grid(*m.keyforms);
+    collect.bindings(m.shapes);
+    p.meshes[i].reads = collect.close(first);
+  }
+  for (const Glue& g : rig.glues) {
+    p.meshes[g.mesh_a].glued = true;
+    p.meshes[g.mesh_b].glued = true;
+  }
+}
+
 // Gives every blended grid a slot of the weight cache, one slot to grids with equal lookups
 // (eval/weights.hpp). Flag channels read one cell and need none.
 void share_grids(ModelPlan& p) {
@@ -291,6 +347,7 @@ ModelResult Model::create(std::shared_ptr<const Rig> rig_ptr) {
   sized(p.glues, rig.glues.size());
   for (std::size_t i = 0; i < rig.glues.size(); ++i) p.glues[i].channels = plan_channels(rig.glues[i].channels);
   plan_cell_tables(rig, p);
+  plan_reads(rig, p);
   share_grids(p);
 
   std::shared_ptr<Model> model(new Model());

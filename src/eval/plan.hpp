@@ -27,6 +27,13 @@ struct ChannelPlan {
   const Rgb* forms;  // the Rig's, one per cell
 };
 
+// Change tracking: the parameters an object's own evaluation reads (its grids' axes, a
+// deformer's channels', its blend shapes' keys and limits), as a run of ModelPlan::reads.
+// What its parents read reaches it through them.
+struct ReadSet {
+  std::uint32_t first = 0, count = 0;
+};
+
 struct ParameterPlan {
   float min, max, default_value;
   bool repeat;
@@ -34,6 +41,7 @@ struct ParameterPlan {
 
 struct DeformerPlan {
   std::vector<ChannelPlan> channels;
+  ReadSet reads;
   GridPlan grid;                     // lattice or pivot keyforms; empty when none
   std::uint32_t points_offset = 0;   // warps: into InstanceState::warp_points
   std::uint32_t point_count = 0;     // warps: (columns + 1) * (rows + 1)
@@ -48,6 +56,8 @@ struct DeformerPlan {
 
 struct MeshPlan {
   std::vector<ChannelPlan> channels;
+  ReadSet reads;
+  bool glued = false;  // glue moves its vertices after the mesh stage: evaluated every time
   GridPlan keyforms;
   std::uint32_t vertex_offset = 0;  // floats into InstanceState::vertices
   std::uint32_t vertex_count = 0;
@@ -99,6 +109,7 @@ struct ModelPlan {
   // Per weight-cache slot (GridPlan::slot), where its weights start in an instance's cache;
   // one more entry ends the last.
   std::vector<std::size_t> weight_offsets;
+  std::vector<std::uint32_t> reads;  // the ReadSets' parameters
   // Buffer sizes every Instance allocates once.
   std::size_t warp_floats = 0, warp_cell_doubles = 0, vertex_floats = 0, max_cells = 1, sort_entries = 0, render_commands = 0;
 };

@@ -53,6 +53,14 @@ struct InstanceState {
   std::vector<eval::CellWeight> cells;  // grid weight scratch
   eval::WeightCache weight_cache;       // the core evaluation's weights, per shared grid
 
+  // Change tracking: the normalised values the buffers were last evaluated at, which of
+  // them this evaluation changes, and which deformers it evaluates again. Objects whose
+  // reads and parents did not change keep last evaluation's frames and vertices.
+  std::vector<float> evaluated;
+  std::vector<std::uint8_t> changed, deformer_dirty, mesh_dirty;
+  bool evaluated_valid = false;  // the buffers hold an evaluation at [evaluated]
+  bool tracking = false;         // this evaluation skips what its changes do not reach
+
   // Deformers.
   std::vector<eval::Frame> frames;
   std::vector<float> deformer_opacity;
