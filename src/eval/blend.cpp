@@ -4,9 +4,8 @@ namespace p2l::eval {
 namespace {
 
 // Up to four rows per pass: the output is read and written once for four rows, and each
-// element's sum still runs in row order. Without a start the sum begins at 0.0f, as the
-// separate passes did (which turns a first product of -0 into +0: the same bits).
-template <int kRows, bool kStart>
+// element's sum still runs in row order.
+template <int kRows>
 void pass(const float* start, const float* const* rows, const float* weights, float* out, std::size_t n) {
   const float* r[kRows];
   float w[kRows];
@@ -15,20 +14,19 @@ void pass(const float* start, const float* const* rows, const float* weights, fl
     w[j] = weights[j];
   }
   for (std::size_t k = 0; k < n; ++k) {
-    float v = kStart ? start[k] : 0.0f;
+    float v = start[k];
     for (int j = 0; j < kRows; ++j) v += r[j][k] * w[j];
     out[k] = v;
   }
 }
 
-template <bool kStart>
 void pass_of(std::size_t rows_here, const float* start, const float* const* rows, const float* weights, float* out,
              std::size_t n) {
   switch (rows_here) {
-    case 1: pass<1, kStart>(start, rows, weights, out, n); break;
-    case 2: pass<2, kStart>(start, rows, weights, out, n); break;
-    case 3: pass<3, kStart>(start, rows, weights, out, n); break;
-    default: pass<4, kStart>(start, rows, weights, out, n); break;
+    case 1: pass<1>(start, rows, weights, out, n); break;
+    case 2: pass<2>(start, rows, weights, out, n); break;
+    case 3: pass<3>(start, rows, weights, out, n); break;
+    default: pass<4>(start, rows, weights, out, n); break;
   }
 }
 
@@ -36,18 +34,15 @@ void pass_of(std::size_t rows_here, const float* start, const float* const* rows
 
 void blend_rows(const float* start, const float* const* rows, const float* weights, std::size_t count, float* out,
                 std::size_t n) {
-  if (count == 0) {
+  // Without a start the sum begins at +0 (written first: a sum that starts from the float
+  // +0 is the same bits whether the 0 is a constant or read back, -0 products included).
+  if (!start || count == 0) {
     for (std::size_t k = 0; k < n; ++k) out[k] = start ? start[k] : 0.0f;
-    return;
+    start = out;
   }
   for (std::size_t first = 0; first < count; first += 4) {
     const std::size_t here = count - first < 4 ? count - first : 4;
-    if (first > 0)
-      pass_of<true>(here, out, rows + first, weights + first, out, n);
-    else if (start)
-      pass_of<true>(here, start, rows, weights, out, n);
-    else
-      pass_of<false>(here, nullptr, rows, weights, out, n);
+    pass_of(here, first == 0 ? start : out, rows + first, weights + first, out, n);
   }
 }
 

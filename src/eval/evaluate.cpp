@@ -67,7 +67,7 @@ Frame deformer_frame(const Deformer& d, const DeformerPlan& dp, const Frame* par
     frame.points = points;
     frame.scale = parent ? parent->scale : 1.0f;
     finish_warp(frame);
-    if (cells && dp.cells_offset >= 0 && !d.bilinear) build_warp_cells(frame, cells + dp.cells_offset);
+    if (kWarpCellTables && cells && dp.cells_offset >= 0 && !d.bilinear) build_warp_cells(frame, cells + dp.cells_offset);
   } else {
     Pivot p = pivot_at(d, dp.grid, weigh);
     for_each_shape(d.pivot_shapes, values, [&](const PivotShape& shape, float w) {

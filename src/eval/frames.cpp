@@ -174,7 +174,7 @@ void map_warp_outside(const Frame& f, float* xy) { warp_outside(f, xy[0], xy[1],
 void map_warp_points_scalar(const Frame& f, float* xy, std::size_t n) {
   if (f.bilinear)
     map_warp_loop<Blend::Bilinear>(f, xy, n);
-  else if (f.cells)
+  else if (kWarpCellTables && f.cells)
     map_warp_loop<Blend::SplitTable>(f, xy, n);
   else
     map_warp_loop<Blend::Split>(f, xy, n);

@@ -16,6 +16,14 @@ void finish_warp(Frame& frame);  // computes the affine frame from frame.points
 // compute per point, and points frame.cells at it. Mapping then gives the same bits.
 inline constexpr std::size_t kWarpCellDoubles = 12;
 void build_warp_cells(Frame& frame, double* table);
+// Whether plans give lattices cell tables. Not in WebAssembly: there (V8, node 20) mapping a
+// point through a table measured slower than through the lattice (about 1.3x), and building
+// a table cost 3x what it does natively.
+#if defined(__wasm__)
+inline constexpr bool kWarpCellTables = false;
+#else
+inline constexpr bool kWarpCellTables = true;
+#endif
 // The ring cell along an axis of n lattice cells that holds x: the last of the lines -2, 0,
 // 1/n, ..., 1 at or below x (0 below them all). Exposed for its test.
 std::uint32_t ring_cell(double x, std::uint32_t n);

@@ -74,6 +74,7 @@ void plan_arcs(const Rig& rig, ModelPlan& p) {
 // Cell tables for the split-cell warps that map at least as many points per evaluation as
 // they have cells: building a table costs about what mapping one point through it saves.
 void plan_cell_tables(const Rig& rig, ModelPlan& p) {
+  if (!kWarpCellTables) return;
   std::vector<std::uint64_t> mapped(rig.deformers.size(), 0);
   auto count = [&](std::int32_t parent, std::uint64_t points) {
     if (parent >= 0 && static_cast<std::size_t>(parent) < mapped.size()) mapped[static_cast<std::size_t>(parent)] += points;
@@ -96,10 +97,10 @@ void plan_cell_tables(const Rig& rig, ModelPlan& p) {
 // moves its vertices), and the glued meshes, which change tracking always evaluates.
 class ReadCollector {
  public:
-  explicit ReadCollector(std::vector<std::uint32_t>& reads) : reads_(reads) {}
+  ReadCollector(std::vector<std::uint32_t>& reads, std::size_t parameters) : reads_(reads), set_of_(parameters, 0) {}
   template <class F>
   void grid(const Grid<F>& g) {
-    for (const Axis& a : g.axes) reads_.push_back(a.parameter);
+    for (const Axis& a : g.axes) add(a.parameter);
   }
   void channels(const Channels& list) {
     for (const Channel& c : list) grid(c.grid);
@@ -107,23 +108,31 @@ class ReadCollector {
   template <class S>
   void bindings(const std::vector<Binding<S>>& list) {
     for (const Binding<S>& b : list) {
-      reads_.push_back(b.parameter);
-      for (const Limit& l : b.limits) reads_.push_back(l.parameter);
+      add(b.parameter);
+      for (const Limit& l : b.limits) add(l.parameter);
     }
   }
-  // Closes the set begun at [first]: each parameter once.
+  // Ends the set begun at [first] and starts the next.
   ReadSet close(std::size_t first) {
-    std::sort(reads_.begin() + static_cast<std::ptrdiff_t>(first), reads_.end());
-    reads_.erase(std::unique(reads_.begin() + static_cast<std::ptrdiff_t>(first), reads_.end()), reads_.end());
+    ++set_;
     return {static_cast<std::uint32_t>(first), static_cast<std::uint32_t>(reads_.size() - first)};
   }
 
  private:
+  // Each parameter once a set: marked with the set's number rather than sorted (no sort of
+  // 32-bit numbers in the module for it).
+  void add(std::uint32_t parameter) {
+    if (parameter >= set_of_.size() || set_of_[parameter] == set_) return;
+    set_of_[parameter] = set_;
+    reads_.push_back(parameter);
+  }
   std::vector<std::uint32_t>& reads_;
+  std::vector<std::uint32_t> set_of_;
+  std::uint32_t set_ = 1;
 };
 
 void plan_reads(const Rig& rig, ModelPlan& p) {
-  ReadCollector collect(p.reads);
+  ReadCollector collect(p.reads, rig.parameters.size());
   for (std::size_t i = 0; i < rig.deformers.size(); ++i) {
     const Deformer& d = rig.deformers[i];
     const std::size_t first = p.reads.size();
