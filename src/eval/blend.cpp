@@ -4,8 +4,10 @@ namespace p2l::eval {
 namespace {
 
 // Up to four rows per pass: the output is read and written once for four rows, and each
-// element's sum still runs in row order.
-template <int kRows>
+// element's sum still runs in row order. In place the sum starts from the output itself: a
+// separate loop for it, as compilers vectorise a loop over distinct start and output (after
+// checking they do not overlap) but fall back to scalar code when they are the same array.
+template <int kRows, bool kInPlace>
 void pass(const float* start, const float* const* rows, const float* weights, float* out, std::size_t n) {
   const float* r[kRows];
   float w[kRows];
@@ -14,19 +16,20 @@ void pass(const float* start, const float* const* rows, const float* weights, fl
     w[j] = weights[j];
   }
   for (std::size_t k = 0; k < n; ++k) {
-    float v = start[k];
+    float v = kInPlace ? out[k] : start[k];
     for (int j = 0; j < kRows; ++j) v += r[j][k] * w[j];
     out[k] = v;
   }
 }
 
+template <bool kInPlace>
 void pass_of(std::size_t rows_here, const float* start, const float* const* rows, const float* weights, float* out,
              std::size_t n) {
   switch (rows_here) {
-    case 1: pass<1>(start, rows, weights, out, n); break;
-    case 2: pass<2>(start, rows, weights, out, n); break;
-    case 3: pass<3>(start, rows, weights, out, n); break;
-    default: pass<4>(start, rows, weights, out, n); break;
+    case 1: pass<1, kInPlace>(start, rows, weights, out, n); break;
+    case 2: pass<2, kInPlace>(start, rows, weights, out, n); break;
+    case 3: pass<3, kInPlace>(start, rows, weights, out, n); break;
+    default: pass<4, kInPlace>(start, rows, weights, out, n); break;
   }
 }
 
@@ -42,7 +45,10 @@ void blend_rows(const float* start, const float* const* rows, const float* weigh
   }
   for (std::size_t first = 0; first < count; first += 4) {
     const std::size_t here = count - first < 4 ? count - first : 4;
-    pass_of(here, first == 0 ? start : out, rows + first, weights + first, out, n);
+    if (first == 0 && start != out)
+      pass_of<false>(here, start, rows, weights, out, n);
+    else
+      pass_of<true>(here, nullptr, rows + first, weights + first, out, n);
   }
 }
 
