@@ -3,9 +3,12 @@
 // come from the original runtime's own rule tests.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <random>
 
+#include "base/keyed_sort.hpp"
 #include "eval/frames.hpp"
 #include "rig_builder.hpp"
 
@@ -514,6 +517,31 @@ TEST(EvalRules, GroupsSortByTheirPartsDrawOrderAndOrdersTieWithinOne) {
   EXPECT_EQ(order_of(in), (std::vector<std::uint32_t>{2, 0, 1}));
   set(in, {1});
   EXPECT_EQ(order_of(in), (std::vector<std::uint32_t>{0, 1, 2}));
+}
+
+// The draw order's sort packs keys and indices into 64-bit numbers when the keys' range
+// leaves room for the indices and heap-sorts otherwise: both give the (key, index) order.
+TEST(EvalRules, KeyedSortGivesTheKeyThenIndexOrderForAnyKeys) {
+  std::mt19937 random(7);
+  const std::int64_t wide[] = {INT64_MIN, INT64_MAX, -1, 0, 1, INT64_MIN + 1, INT64_MAX - 1};
+  for (int trial = 0; trial < 400; ++trial) {
+    const std::size_t n = random() % 70;
+    std::vector<p2l::KeyedIndex> entries(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      std::int64_t key = static_cast<std::int64_t>(random() % 9) - 4;
+      if (trial % 4 == 1) key = static_cast<std::int64_t>(random()) << 30;
+      if (trial % 4 == 2 && random() % 3 == 0) key = wide[random() % 7];
+      // Indices unique but not always 0..n-1.
+      entries[i] = {key, static_cast<std::uint32_t>(trial % 4 == 3 ? 0xFFFFFFFFu - i * 3 : i)};
+    }
+    std::vector<p2l::KeyedIndex> want = entries;
+    std::sort(want.begin(), want.end(), p2l::KeyedIndexLess{});
+    p2l::sort_keyed(entries.data(), entries.data() + n);
+    for (std::size_t i = 0; i < n; ++i) {
+      ASSERT_EQ(entries[i].key, want[i].key) << "trial " << trial << " entry " << i;
+      ASSERT_EQ(entries[i].index, want[i].index) << "trial " << trial << " entry " << i;
+    }
+  }
 }
 
 TEST(EvalRules, DrawOrderKeysAreTheOrderPlusAThousandthFloored) {

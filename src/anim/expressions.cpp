@@ -7,6 +7,8 @@
 #include <cmath>
 #include <numbers>
 
+#include "base/sized.hpp"
+
 namespace p2l::anim {
 namespace {
 
@@ -19,15 +21,22 @@ double fade_in_term(double age, float fade) { return fade > 0.0f ? ease(age / fa
 
 Expressions::Expressions(const Rig& rig) {
   const std::size_t parameter_count = rig.parameters.size();
-  infos_.reserve(rig.expressions.size());
-  for (const Expression& e : rig.expressions) {
-    Info info{e.fade_in, e.fade_out, static_cast<std::uint32_t>(values_.size()), 0};
+  // Counted first, then filled in place (src/base/sized.hpp says why).
+  std::size_t value_count = 0;
+  for (const Expression& e : rig.expressions)
+    for (const ExpressionValue& v : e.values) value_count += v.parameter < parameter_count;
+  sized(infos_, rig.expressions.size());
+  sized(values_, value_count);
+  std::uint32_t values = 0;
+  for (std::size_t k = 0; k < infos_.size(); ++k) {
+    const Expression& e = rig.expressions[k];
+    Info& info = infos_[k];
+    info = {e.fade_in, e.fade_out, values, 0};
     for (const ExpressionValue& v : e.values) {
       if (v.parameter >= parameter_count) continue;  // a bad record: ignored
-      values_.push_back({v.parameter, v.blend, v.value});
+      values_[values++] = {v.parameter, v.blend, v.value};
       ++info.count;
     }
-    infos_.push_back(info);
   }
   entries_.reserve(2 * infos_.size() + 4);
   add_.assign(parameter_count, 0.0);

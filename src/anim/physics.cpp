@@ -5,6 +5,8 @@
 
 #include <cmath>
 
+#include "base/sized.hpp"
+
 namespace p2l::anim {
 namespace {
 
@@ -83,46 +85,60 @@ bool finite2(float x, float y) { return std::isfinite(x) && std::isfinite(y); }
 
 Physics::Physics(const Rig& rig) {
   const std::size_t parameter_count = rig.parameters.size();
-  ranges_.reserve(parameter_count);
-  for (const Parameter& p : rig.parameters) ranges_.push_back({p.min, p.max, p.default_value});
+  // Every list sized from its count, then filled in place (src/base/sized.hpp says why).
+  sized(ranges_, parameter_count);
+  for (std::size_t p = 0; p < parameter_count; ++p) {
+    const Parameter& param = rig.parameters[p];
+    ranges_[p] = {param.min, param.max, param.default_value};
+  }
   input_cache_.assign(parameter_count, 0.0f);
   caches_.assign(parameter_count, 0.0f);
   std::vector<std::uint8_t> read(parameter_count, 0);  // not vector<bool>: one vector type less in the module
   fps_ = rig.physics_fps > 0.0f && std::isfinite(rig.physics_fps) ? rig.physics_fps : 0.0f;
 
+  std::size_t input_count = 0, output_count = 0, point_count = 0;
   for (const PhysicsGroup& pg : rig.physics) {
-    Group g;
+    for (const PhysicsInput& in : pg.inputs) input_count += in.parameter < parameter_count;
+    for (const PhysicsOutput& out : pg.outputs) output_count += out.parameter < parameter_count;
+    point_count += pg.segments.size();
+  }
+  sized(groups_, rig.physics.size());
+  sized(inputs_, input_count);
+  sized(outputs_, output_count);
+  sized(points_, point_count);
+  std::uint32_t inputs = 0, outputs = 0, points = 0;
+  for (std::size_t k = 0; k < rig.physics.size(); ++k) {
+    const PhysicsGroup& pg = rig.physics[k];
+    Group& g = groups_[k];
     g.normalization = pg.normalization;
     g.threshold = kMovementThreshold * pg.normalization.position_max;
-    g.first_input = static_cast<std::uint32_t>(inputs_.size());
+    g.first_input = inputs;
     for (const PhysicsInput& in : pg.inputs) {
       if (in.parameter >= parameter_count) continue;  // a rig that did not pass validate()
-      inputs_.push_back({in.parameter, in.weight / kMaximumWeight, in.source, in.reflect});
+      inputs_[inputs++] = {in.parameter, in.weight / kMaximumWeight, in.source, in.reflect};
       if (!read[in.parameter]) {
         read[in.parameter] = 1;
         read_.push_back(in.parameter);
       }
     }
-    g.input_count = static_cast<std::uint32_t>(inputs_.size()) - g.first_input;
-    g.first_output = static_cast<std::uint32_t>(outputs_.size());
+    g.input_count = inputs - g.first_input;
+    g.first_output = outputs;
     for (const PhysicsOutput& out : pg.outputs) {
       if (out.parameter >= parameter_count) continue;
       // Cubism reads the Scale into the angle scale only; the translation scale stays 0.
       const float scale = out.source == PhysicsSource::Angle ? out.scale : 0.0f;
-      outputs_.push_back({out.parameter, out.vertex, scale, out.weight / kMaximumWeight, out.source, out.reflect});
+      outputs_[outputs++] = {out.parameter, out.vertex, scale, out.weight / kMaximumWeight, out.source, out.reflect};
     }
-    g.output_count = static_cast<std::uint32_t>(outputs_.size()) - g.first_output;
-    g.first_point = static_cast<std::uint32_t>(points_.size());
+    g.output_count = outputs - g.first_output;
+    g.first_point = points;
     for (const PhysicsSegment& s : pg.segments) {
-      Point p;
+      Point& p = points_[points++];
       p.radius = s.length;
       p.mobility = s.mobility;
       p.delay = s.delay;
       p.acceleration = s.acceleration;
-      points_.push_back(p);
     }
-    g.point_count = static_cast<std::uint32_t>(points_.size()) - g.first_point;
-    groups_.push_back(g);
+    g.point_count = points - g.first_point;
   }
   current_.assign(outputs_.size(), 0.0f);
   previous_.assign(outputs_.size(), 0.0f);

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "base/sized.hpp"
+
 namespace p2l::anim {
 namespace {
 
@@ -19,12 +21,23 @@ PosePlayer::PosePlayer(const Rig& rig) {
   opacity_.assign(rig.parts.size(), 1.0f);
   if (!rig.pose) return;
   fade_ = rig.pose->fade_in;
-  groups_.reserve(rig.pose->groups.size());
-  for (const PoseGroup& g : rig.pose->groups) {
-    groups_.push_back({static_cast<std::uint32_t>(entries_.size()), static_cast<std::uint32_t>(g.entries.size()), 0});
+  // Each list sized from its count, then filled in place (src/base/sized.hpp says why).
+  std::size_t entry_count = 0, link_count = 0;
+  for (const PoseGroup& g : rig.pose->groups)
     for (const PoseEntry& e : g.entries) {
-      entries_.push_back({e.part, static_cast<std::uint32_t>(links_.size()), static_cast<std::uint32_t>(e.linked.size())});
-      links_.insert(links_.end(), e.linked.begin(), e.linked.end());
+      ++entry_count;
+      link_count += e.linked.size();
+    }
+  sized(groups_, rig.pose->groups.size());
+  sized(entries_, entry_count);
+  sized(links_, link_count);
+  std::uint32_t entries = 0, links = 0;
+  for (std::size_t k = 0; k < groups_.size(); ++k) {
+    const PoseGroup& g = rig.pose->groups[k];
+    groups_[k] = {entries, static_cast<std::uint32_t>(g.entries.size()), 0};
+    for (const PoseEntry& e : g.entries) {
+      entries_[entries++] = {e.part, links, static_cast<std::uint32_t>(e.linked.size())};
+      for (const std::uint32_t linked : e.linked) links_[links++] = linked;
     }
   }
   // Cubism's reset: the first entry of each group (and its linked parts) at 1, the others 0.

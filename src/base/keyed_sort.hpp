@@ -1,12 +1,22 @@
 // p2l::sort_keyed: sorts (key, index) entries by key, equal keys by index - the order a
 // stable sort by key gives, without a stable sort's buffer. The draw order and the reader's
-// chunk-overlap check both sort this way; doing it through this one function keeps a single
-// copy of std::sort's introsort (about 3 KB of the WebAssembly module each) instead of an
-// introsort and a merge sort.
+// chunk-overlap check both sort this way.
+//
+// Why the entries become 64-bit numbers for the sort: the sparse keyform grid and the
+// validator already sort 64-bit numbers with std::sort, and each std::sort instantiation is
+// an introsort of about 3 KB in the WebAssembly module. The indices are unique, so
+// (key - lowest key) shifted above the index bits, or'ed with the index, sorts exactly as
+// (key, index) does whenever the keys' range leaves room for the index - draw orders and
+// chunk offsets always do in practice. Keys further apart fall back to a small heap sort;
+// either way the order is the one total order (key, index), so the result is the same.
 #pragma once
 
 #include <algorithm>
+#include <bit>
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <utility>
 
 namespace p2l {
 
@@ -21,6 +31,67 @@ struct KeyedIndexLess {
   }
 };
 
-inline void sort_keyed(KeyedIndex* first, KeyedIndex* last) { std::sort(first, last, KeyedIndexLess{}); }
+namespace detail {
+
+// Keys too far apart to pack: a heap sort, small and n log n whatever the input.
+inline void heap_sort_keyed(KeyedIndex* a, std::size_t n) {
+  const KeyedIndexLess less;
+  const auto sift = [&](std::size_t root, std::size_t end) {
+    const KeyedIndex v = a[root];
+    for (;;) {
+      std::size_t child = 2 * root + 1;
+      if (child >= end) break;
+      if (child + 1 < end && less(a[child], a[child + 1])) ++child;
+      if (!less(v, a[child])) break;
+      a[root] = a[child];
+      root = child;
+    }
+    a[root] = v;
+  };
+  for (std::size_t i = n / 2; i-- > 0;) sift(i, n);
+  for (std::size_t end = n; end-- > 1;) {
+    std::swap(a[0], a[end]);
+    sift(0, end);
+  }
+}
+
+}  // namespace detail
+
+inline void sort_keyed(KeyedIndex* first, KeyedIndex* last) {
+  const std::size_t n = static_cast<std::size_t>(last - first);
+  if (n < 2) return;
+  std::int64_t low = first[0].key, high = low;
+  std::uint32_t indices = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    low = std::min(low, first[i].key);
+    high = std::max(high, first[i].key);
+    indices |= first[i].index;
+  }
+  const int bits = std::bit_width(indices);
+  const std::uint64_t base = static_cast<std::uint64_t>(low);
+  if (bits == 0 || ((static_cast<std::uint64_t>(high) - base) >> (64 - bits)) != 0) {
+    detail::heap_sort_keyed(first, n);
+    return;
+  }
+  // The numbers are written over the entries' own storage (entry i is read before number i
+  // overwrites the first half of entry i / 2), and read back from the last: no buffer. The
+  // copies go through memcpy, which is what makes reusing the storage for another type sound.
+  static_assert(sizeof(KeyedIndex) >= sizeof(std::uint64_t) && alignof(KeyedIndex) >= alignof(std::uint64_t));
+  unsigned char* const bytes = reinterpret_cast<unsigned char*>(first);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint64_t number = ((static_cast<std::uint64_t>(first[i].key) - base) << bits) | first[i].index;
+    std::memcpy(bytes + i * sizeof number, &number, sizeof number);
+  }
+  std::uint64_t* const numbers = reinterpret_cast<std::uint64_t*>(bytes);
+  std::sort(numbers, numbers + n);
+  const std::uint64_t index_mask = (std::uint64_t{1} << bits) - 1;
+  for (std::size_t i = n; i-- > 0;) {
+    std::uint64_t number;
+    std::memcpy(&number, bytes + i * sizeof number, sizeof number);
+    const KeyedIndex entry{static_cast<std::int64_t>((number >> bits) + base),
+                           static_cast<std::uint32_t>(number & index_mask)};
+    std::memcpy(static_cast<void*>(first + i), &entry, sizeof entry);
+  }
+}
 
 }  // namespace p2l

@@ -11,6 +11,9 @@
 
 namespace p2l::capi {
 
+[[gnu::noinline]] CStrings::CStrings() = default;
+[[gnu::noinline]] CStrings::~CStrings() = default;
+
 void CStrings::add(const std::string& text) {
   if (text.find('\0') == std::string::npos) {
     pointers_.push_back(text.c_str());

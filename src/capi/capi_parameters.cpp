@@ -81,11 +81,17 @@ void p2l_set_parameter(P2lRig* rig, uint32_t index, float value) {
 uint32_t p2l_role_parameters(const P2lRig* rig, const char* role, uint32_t* out, uint32_t capacity) {
   if (role == nullptr) return 0;
   return guarded(rig, std::uint32_t{0}, [&](const P2lRig& r) {
-    // Every role record with this name counts, in file order.
-    std::vector<std::uint32_t> found;
+    // Every role record with this name counts, in file order. Written straight to [out] as
+    // write_all would: gathering them in a vector first cost the WebAssembly module half a
+    // kilobyte for vector::insert.
+    std::size_t found = 0;
     for (const p2l::Role& entry : r.rig().roles)
-      if (entry.role == role) found.insert(found.end(), entry.parameters.begin(), entry.parameters.end());
-    return write_all(std::span<const std::uint32_t>(found), out, capacity);
+      if (entry.role == role)
+        for (const std::uint32_t p : entry.parameters) {
+          if (out != nullptr && found < capacity) out[found] = p;
+          ++found;
+        }
+    return count_of(found);
   });
 }
 

@@ -32,6 +32,12 @@ namespace p2l::capi {
 // (its owner must outlive the list); one with NUL bytes is kept as a copy without them.
 class CStrings {
  public:
+  // Out of line: a ModelData holds two dozen of these, and its constructor and destructor
+  // with each list's set-up inlined cost the WebAssembly module about a kilobyte.
+  CStrings();
+  ~CStrings();
+  CStrings(const CStrings&) = delete;
+  CStrings& operator=(const CStrings&) = delete;
   void reserve(std::size_t n) { pointers_.reserve(n); }
   void add(const std::string& text);
   void add_empty() { pointers_.push_back(""); }

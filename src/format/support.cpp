@@ -59,15 +59,18 @@ const char* error_code_name(ErrorCode code) {
 
 std::string Error::to_string() const {
   if (ok()) return "ok";
-  std::string where;
-  if (!chunk.empty()) where = "chunk " + chunk;
-  if (offset >= 0) {
-    if (!where.empty()) where += ", ";
-    where += p2l::message(in_chunk ? "offset {} in its decompressed content" : "offset {}", offset);
-  }
+  // "error N (name) at chunk TAG, offset K: message", each part through p2l::message rather
+  // than string concatenation (src/base/message.hpp says why).
   std::string text = p2l::message("error {} ({})", static_cast<int>(code), error_code_name(code));
-  if (!where.empty()) text += " at " + where;
-  return text + ": " + message;
+  const char* before_offset = " at ";
+  if (!chunk.empty()) {
+    text += p2l::message(" at chunk {}", chunk);
+    before_offset = ", ";
+  }
+  if (offset >= 0)
+    text += p2l::message(in_chunk ? "{}offset {} in its decompressed content" : "{}offset {}", before_offset, offset);
+  text += p2l::message(": {}", message);
+  return text;
 }
 
 }  // namespace p2l
