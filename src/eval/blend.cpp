@@ -28,7 +28,6 @@ void pass_of(std::size_t rows_here, const float* start, const float* const* rows
   switch (rows_here) {
     case 1: pass<1, kInPlace>(start, rows, weights, out, n); break;
     case 2: pass<2, kInPlace>(start, rows, weights, out, n); break;
-    case 3: pass<3, kInPlace>(start, rows, weights, out, n); break;
     default: pass<4, kInPlace>(start, rows, weights, out, n); break;
   }
 }
@@ -43,8 +42,10 @@ void blend_rows(const float* start, const float* const* rows, const float* weigh
     for (std::size_t k = 0; k < n; ++k) out[k] = start ? start[k] : 0.0f;
     start = out;
   }
-  for (std::size_t first = 0; first < count; first += 4) {
-    const std::size_t here = count - first < 4 ? count - first : 4;
+  // Four rows a pass, then two, then one: three rows take two passes (the same instruction
+  // count on Haru as a pass for three, which cost the WebAssembly module 640 bytes).
+  for (std::size_t first = 0, here = 0; first < count; first += here) {
+    here = count - first >= 4 ? 4 : count - first >= 2 ? 2 : 1;
     if (first == 0 && start != out)
       pass_of<false>(here, start, rows, weights, out, n);
     else
