@@ -55,8 +55,9 @@ std::vector<std::uint8_t> vector_bytes(const char* name) {
   return {std::istreambuf_iterator<char>(in), {}};
 }
 
-// [animate]: the whole update, or deformation alone (p2l_evaluate), to see the share the
-// animation layer adds.
+// [animate]: the whole update; else p2l_evaluate alone, at a pose that no longer changes:
+// what change tracking leaves of an evaluation (channel values, draw order, host layer,
+// change flags), against the full deformation a changed pose costs (Eval/haru/evaluate).
 void run(benchmark::State& state, const std::vector<std::uint8_t>& bytes, bool animate) {
   if (bytes.empty()) {
     state.SkipWithError("model not available (run scripts/fetch_cubism_core.sh; vectors in ../shared)");
