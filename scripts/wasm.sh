@@ -89,5 +89,6 @@ if [[ "${1:-}" == "--test" ]]; then
   status=0
   node web/test/p2l_module.mjs "$wasm" examples/character/character.p2lrt || status=1
   node web/test/conformance.mjs "$wasm" build-wasm/cases $vectors || status=1
+  node web/test/malloc_stress.mjs build-wasm/p2l_malloc_test.wasm || status=1
   exit $status
 fi
