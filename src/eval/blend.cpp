@@ -1,5 +1,15 @@
 #include "eval/blend.hpp"
 
+// On x86-64 Linux the blend is built twice, for the baseline (SSE2, four lanes) and for AVX2
+// (eight lanes), and the loader picks one for the processor (GCC's and Clang's
+// target_clones). Multiplications and additions stay separate instructions either way
+// (-ffp-contract=off), so both give the same bits.
+#if defined(__x86_64__) && defined(__linux__) && (defined(__GNUC__) || defined(__clang__))
+#define P2L_BLEND_CLONES [[gnu::target_clones("avx2", "default")]]
+#else
+#define P2L_BLEND_CLONES
+#endif
+
 namespace p2l::eval {
 namespace {
 
@@ -7,8 +17,9 @@ namespace {
 // element's sum still runs in row order. In place the sum starts from the output itself: a
 // separate loop for it, as compilers vectorise a loop over distinct start and output (after
 // checking they do not overlap) but fall back to scalar code when they are the same array.
+// Inlined by force, so that each clone of blend_rows gets its own copy for its instruction set.
 template <int kRows, bool kInPlace>
-void pass(const float* start, const float* const* rows, const float* weights, float* out, std::size_t n) {
+[[gnu::always_inline]] inline void pass(const float* start, const float* const* rows, const float* weights, float* out, std::size_t n) {
   const float* r[kRows];
   float w[kRows];
   for (int j = 0; j < kRows; ++j) {
@@ -23,7 +34,7 @@ void pass(const float* start, const float* const* rows, const float* weights, fl
 }
 
 template <bool kInPlace>
-void pass_of(std::size_t rows_here, const float* start, const float* const* rows, const float* weights, float* out,
+[[gnu::always_inline]] inline void pass_of(std::size_t rows_here, const float* start, const float* const* rows, const float* weights, float* out,
              std::size_t n) {
   switch (rows_here) {
     case 1: pass<1, kInPlace>(start, rows, weights, out, n); break;
@@ -34,8 +45,8 @@ void pass_of(std::size_t rows_here, const float* start, const float* const* rows
 
 }  // namespace
 
-void blend_rows(const float* start, const float* const* rows, const float* weights, std::size_t count, float* out,
-                std::size_t n) {
+P2L_BLEND_CLONES void blend_rows(const float* start, const float* const* rows, const float* weights, std::size_t count,
+                                 float* out, std::size_t n) {
   // Without a start the sum begins at +0 (written first: a sum that starts from the float
   // +0 is the same bits whether the 0 is a constant or read back, -0 products included).
   if (!start || count == 0) {
