@@ -16,9 +16,9 @@ void finish_warp(Frame& frame);  // computes the affine frame from frame.points
 // compute per point, and points frame.cells at it. Mapping then gives the same bits.
 inline constexpr std::size_t kWarpCellDoubles = 12;
 void build_warp_cells(Frame& frame, double* table);
-// Whether plans give lattices cell tables. Not in WebAssembly: there (V8, node 20) mapping a
-// point through a table measured slower than through the lattice (about 1.3x), and building
-// a table cost 3x what it does natively.
+// Whether plans give lattices cell tables. Not in WebAssembly: there (V8, node 20) building a
+// table cost 3x what it does natively and mapping through one measured slower than through
+// the lattice in most runs (docs/PERFORMANCE.md), so the module keeps the smaller code.
 #if defined(__wasm__)
 inline constexpr bool kWarpCellTables = false;
 #else
