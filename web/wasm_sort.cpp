@@ -11,35 +11,17 @@
 #include <cstddef>
 #include <utility>
 
+#include "base/heap_sort.hpp"
+
 #if defined(_LIBCPP_VERSION)
 namespace {
 
 using Number = unsigned long long;
 
-void heap_sort(Number* a, std::size_t n) {
-  const auto sift = [a](std::size_t root, std::size_t end) {
-    const Number v = a[root];
-    for (;;) {
-      std::size_t child = 2 * root + 1;
-      if (child >= end) break;
-      if (child + 1 < end && a[child] < a[child + 1]) ++child;
-      if (!(v < a[child])) break;
-      a[root] = a[child];
-      root = child;
-    }
-    a[root] = v;
-  };
-  for (std::size_t i = n / 2; i-- > 0;) sift(i, n);
-  for (std::size_t end = n; end-- > 1;) {
-    std::swap(a[0], a[end]);
-    sift(0, end);
-  }
-}
-
 void introsort(Number* first, Number* last, int depth) {
   while (last - first > 16) {
     if (depth-- == 0) {
-      heap_sort(first, static_cast<std::size_t>(last - first));
+      p2l::heap_sort(first, static_cast<std::size_t>(last - first), [](Number a, Number b) { return a < b; });
       return;
     }
     // The median of first, middle and last at *first (the pivot), the largest at last[-1]:

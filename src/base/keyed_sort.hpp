@@ -18,6 +18,8 @@
 #include <cstring>
 #include <utility>
 
+#include "base/heap_sort.hpp"
+
 namespace p2l {
 
 struct KeyedIndex {
@@ -30,32 +32,6 @@ struct KeyedIndexLess {
     return a.key != b.key ? a.key < b.key : a.index < b.index;
   }
 };
-
-namespace detail {
-
-// Keys too far apart to pack: a heap sort, small and n log n whatever the input.
-inline void heap_sort_keyed(KeyedIndex* a, std::size_t n) {
-  const KeyedIndexLess less;
-  const auto sift = [&](std::size_t root, std::size_t end) {
-    const KeyedIndex v = a[root];
-    for (;;) {
-      std::size_t child = 2 * root + 1;
-      if (child >= end) break;
-      if (child + 1 < end && less(a[child], a[child + 1])) ++child;
-      if (!less(v, a[child])) break;
-      a[root] = a[child];
-      root = child;
-    }
-    a[root] = v;
-  };
-  for (std::size_t i = n / 2; i-- > 0;) sift(i, n);
-  for (std::size_t end = n; end-- > 1;) {
-    std::swap(a[0], a[end]);
-    sift(0, end);
-  }
-}
-
-}  // namespace detail
 
 inline void sort_keyed(KeyedIndex* first, KeyedIndex* last) {
   const std::size_t n = static_cast<std::size_t>(last - first);
@@ -70,7 +46,7 @@ inline void sort_keyed(KeyedIndex* first, KeyedIndex* last) {
   const int bits = std::bit_width(indices);
   const std::uint64_t base = static_cast<std::uint64_t>(low);
   if (bits == 0 || ((static_cast<std::uint64_t>(high) - base) >> (64 - bits)) != 0) {
-    detail::heap_sort_keyed(first, n);
+    heap_sort(first, n, KeyedIndexLess{});  // keys too far apart to pack
     return;
   }
   // The numbers are written over the entries' own storage (entry i is read before number i
