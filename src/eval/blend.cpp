@@ -19,7 +19,8 @@ namespace {
 // checking they do not overlap) but fall back to scalar code when they are the same array.
 // Inlined by force, so that each clone of blend_rows gets its own copy for its instruction set.
 template <int kRows, bool kInPlace>
-[[gnu::always_inline]] inline void pass(const float* start, const float* const* rows, const float* weights, float* out, std::size_t n) {
+[[gnu::always_inline]] inline void pass(const float* start, const float* const* rows, const float* weights, float* out,
+                                        std::size_t n) {
   const float* r[kRows];
   float w[kRows];
   for (int j = 0; j < kRows; ++j) {
@@ -34,8 +35,8 @@ template <int kRows, bool kInPlace>
 }
 
 template <bool kInPlace>
-[[gnu::always_inline]] inline void pass_of(std::size_t rows_here, const float* start, const float* const* rows, const float* weights, float* out,
-             std::size_t n) {
+[[gnu::always_inline]] inline void pass_of(std::size_t rows_here, const float* start, const float* const* rows,
+                                           const float* weights, float* out, std::size_t n) {
   switch (rows_here) {
     case 1: pass<1, kInPlace>(start, rows, weights, out, n); break;
     case 2: pass<2, kInPlace>(start, rows, weights, out, n); break;

@@ -48,12 +48,11 @@ void blend_forms(const GridPlan& grid, const std::vector<F>& forms, const Weighe
   const std::span<const CellWeight> cells = weigh(grid);
   bool full = true;
   for (const CellWeight& c : cells) full &= forms[c.cell].size() >= n;
-  if (!full) {
-    for (std::size_t k = 0; k < n; ++k) out[k] = start ? start[k] : 0.0f;
+  if (!full) {  // a form shorter than the output: row by row, each over its own length
+    blend_rows(start, nullptr, nullptr, 0, out, n);
     for (const CellWeight& c : cells) {
-      const auto& form = forms[c.cell];
-      const std::size_t m = std::min(n, form.size());
-      for (std::size_t k = 0; k < m; ++k) out[k] += form[k] * c.weight;
+      const float* row = forms[c.cell].data();
+      blend_rows(out, &row, &c.weight, 1, out, std::min(n, forms[c.cell].size()));
     }
     return;
   }

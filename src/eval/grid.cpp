@@ -2,9 +2,10 @@
 
 #include <algorithm>
 #include <bit>
-#include <cstring>
 #include <cmath>
 #include <limits>
+
+#include "base/same_bits.hpp"
 
 namespace p2l::eval {
 
@@ -146,10 +147,6 @@ std::size_t GridPlan::weights(const float* values, CellWeight* out) const {
 }
 
 namespace {
-
-bool same_bits(std::span<const float> a, std::span<const float> b) {
-  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0);
-}
 
 // FNV-1a, a word at a time (the hash only groups candidates; same_lookup decides).
 struct Fnv {

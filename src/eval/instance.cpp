@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "base/same_bits.hpp"
 #include "base/sized.hpp"
 #include "eval/evaluate.hpp"
 #include "eval/state.hpp"
@@ -13,9 +14,7 @@
 namespace p2l {
 namespace {
 
-bool same_bits(std::span<const float> a, std::span<const float> b) {
-  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0);
-}
+using p2l::same_bits;  // the span one (base/same_bits.hpp) beside these
 bool same_bits(const Rgb& a, const Rgb& b) { return std::memcmp(a.data(), b.data(), sizeof(Rgb)) == 0; }
 bool same_bits(float a, float b) { return std::memcmp(&a, &b, sizeof(float)) == 0; }
 
