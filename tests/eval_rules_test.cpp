@@ -108,6 +108,22 @@ TEST(EvalRules, MissingCellsOfASparseGridCountAsZeroForms) {
   for (std::size_t i = 0; i < want.size(); ++i) EXPECT_NEAR(in.vertices(0)[i], want[i], 1e-4) << i;
 }
 
+TEST(EvalRules, AnEmptyKeyformAddsNothingAndTheOthersStillBlend) {
+  // A keyform may hold no floats (FORMAT.md: 0 or two per vertex): a zero offset. Between an
+  // empty key and one moving x by 40, a quarter of the way, x moves 10; rest positions hold.
+  p2l::Mesh m = mesh("m", -1, {100, 200, 300, 400, 500, 600});
+  p2l::Grid<p2l::Array<float>> g = keyed(0, {0, 1, 2}, std::vector<p2l::Array<float>>{
+      p2l::Array<float>{}, p2l::Array<float>{40, 0, 40, 0, 40, 0}, p2l::Array<float>{}});
+  m.keyforms = g;
+  auto in = instance_of(rig({param("A", 0, 2, 0)}, {}, {m}));
+  set(in, {0.25f});
+  const std::vector<float> want{110, 200, 310, 400, 510, 600};
+  for (std::size_t i = 0; i < want.size(); ++i) EXPECT_FLOAT_EQ(in.vertices(0)[i], want[i]) << i;
+  set(in, {1.5f});  // half of 40 from key 1, the empty key 2 adds nothing
+  EXPECT_FLOAT_EQ(in.vertices(0)[0], 120);
+  EXPECT_FLOAT_EQ(in.vertices(0)[1], 200);
+}
+
 TEST(EvalRules, ARingCellIsTheLastLineAtOrBelowThePoint) {
   // The reference: scan the ring's lines -2, 0, 1/n, ..., 1 (then 3) from the first, as the
   // format describes it. Every line itself, its two float neighbours and points between.
