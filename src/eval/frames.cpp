@@ -118,8 +118,9 @@ namespace {
 using Mask = std::int64_t __attribute__((vector_size(16)));
 
 // How a cell blends its corners: bilinear, two triangles from the lattice points, or two
-// triangles from the frame's cell table.
-enum class Blend { Bilinear, Split, SplitTable };
+// triangles from the frame's cell table; or, for the smallest code, the first two as the
+// frame says point by point.
+enum class Blend { Bilinear, Split, SplitTable, AsFrameSays };
 
 // Points inside the unit square (nearly all): x and y side by side in one vector. Each lane
 // does the operations the scalar code does for one coordinate (triangle() above for the split
@@ -152,7 +153,7 @@ void map_warp_loop(const Frame& f, float* xy, std::size_t n) {
       const float* p00 = f.points + k * row + static_cast<std::size_t>(i) * 2;
       const float* p01 = p00 + row;
       const Pair q00{p00[0], p00[1]}, q10{p00[2], p00[3]}, q01{p01[0], p01[1]}, q11{p01[2], p01[3]};
-      if constexpr (kBlend == Blend::Bilinear) {
+      if (kBlend == Blend::Bilinear || (kBlend == Blend::AsFrameSays && f.bilinear)) {
         r = (1.0 - s) * (1.0 - t) * q00 + s * (1.0 - t) * q10 + (1.0 - s) * t * q01 + s * t * q11;
       } else {
         const Pair lower = q00 + s * (q10 - q00) + t * (q01 - q00);
@@ -172,15 +173,30 @@ void map_warp_loop(const Frame& f, float* xy, std::size_t n) {
 void map_warp_outside(const Frame& f, float* xy) { warp_outside(f, xy[0], xy[1], xy[0], xy[1]); }
 
 void map_warp_points_scalar(const Frame& f, float* xy, std::size_t n) {
+#if defined(__wasm__)
+  // In WebAssembly the SIMD loop (frames_simd128.cpp) maps nearly every point, and this one
+  // only pairs with a point outside the unit square and a last odd point: one loop for
+  // every kind of cell is enough, and smaller.
+  map_warp_loop<Blend::AsFrameSays>(f, xy, n);
+#else
   if (f.bilinear)
     map_warp_loop<Blend::Bilinear>(f, xy, n);
   else if (kWarpCellTables && f.cells)
     map_warp_loop<Blend::SplitTable>(f, xy, n);
   else
     map_warp_loop<Blend::Split>(f, xy, n);
+#endif
 }
 
 void map_warp_points(const Frame& f, float* xy, std::size_t n) {
+#if defined(__wasm__)
+  // Two points at a time with WebAssembly SIMD (the same operations, lane by lane).
+  if (n >= 4) {
+    const std::size_t done = map_warp_points_simd128(f, xy, n);
+    xy += done;
+    n -= done;
+  }
+#else
   // Four points at a time where the processor has AVX2 (the same operations, lane by lane).
   static const bool wide = warp_avx2_available();
   if (wide && n >= 8) {
@@ -188,6 +204,7 @@ void map_warp_points(const Frame& f, float* xy, std::size_t n) {
     xy += done;
     n -= done;
   }
+#endif
   map_warp_points_scalar(f, xy, n);
 }
 

@@ -19,4 +19,8 @@ bool warp_avx2_available();
 // multiple of 8); the caller maps the rest. Only call when warp_avx2_available().
 std::size_t map_warp_points_avx2(const Frame& frame, float* xy, std::size_t n);
 
+// The same two points at a time with WebAssembly SIMD (frames_simd128.cpp); returns 0 in
+// builds without it.
+std::size_t map_warp_points_simd128(const Frame& frame, float* xy, std::size_t n);
+
 }  // namespace p2l::eval

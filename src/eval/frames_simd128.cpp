@@ -1,0 +1,113 @@
+// The warp mapping, two points at a time with WebAssembly SIMD (built with -msimd128; without
+// it this file maps nothing and frames.cpp's scalar loop does it all). Each lane does what
+// the scalar loop does for one point: the same double-precision operations in the same order,
+// and the same choice of triangle, so the module's results stay those of the native build
+// bit for bit (web/test/conformance.mjs compares them).
+//
+// Why it pays: the scalar loop already keeps a point's x and y in one vector, but computes
+// the cell, its weights and the triangle's mask in scalar code and broadcasts them, point by
+// point; here two points travel side by side (all x in one vector, all y in another), so
+// that work is done once for both, and a pair of points whose four coordinates all lie in
+// [0, 1] is recognised by one comparison. In V8 that took the loop, half of the module's
+// evaluation on the Cubism sample, down by about a third (docs/PERFORMANCE.md).
+#include "eval/frames.hpp"
+#include "eval/frames_simd.hpp"
+
+#if defined(__wasm_simd128__)
+#include <wasm_simd128.h>
+#endif
+
+#include <cstdint>
+
+namespace p2l::eval {
+
+#if defined(__wasm_simd128__)
+
+namespace {
+
+enum class Blend { Bilinear, Split };
+
+// Lanes [a] and [b] of four floats, widened to two doubles.
+template <int a, int b>
+[[gnu::always_inline]] inline v128_t widen(v128_t p, v128_t q) {
+  return wasm_f64x2_promote_low_f32x4(wasm_i32x4_shuffle(p, q, a, b, a, b));
+}
+
+// One coordinate of the two points' cell corners, blended as frames.cpp's inside loop does.
+template <Blend kBlend>
+[[gnu::always_inline]] inline v128_t blend(v128_t q00, v128_t q10, v128_t q01, v128_t q11, v128_t s, v128_t t,
+                                           v128_t one_s, v128_t one_t, v128_t in_lower) {
+  if constexpr (kBlend == Blend::Bilinear) {
+    v128_t r = wasm_f64x2_mul(wasm_f64x2_mul(one_s, one_t), q00);
+    r = wasm_f64x2_add(r, wasm_f64x2_mul(wasm_f64x2_mul(s, one_t), q10));
+    r = wasm_f64x2_add(r, wasm_f64x2_mul(wasm_f64x2_mul(one_s, t), q01));
+    return wasm_f64x2_add(r, wasm_f64x2_mul(wasm_f64x2_mul(s, t), q11));
+  } else {
+    const v128_t lower = wasm_f64x2_add(wasm_f64x2_add(q00, wasm_f64x2_mul(s, wasm_f64x2_sub(q10, q00))),
+                                        wasm_f64x2_mul(t, wasm_f64x2_sub(q01, q00)));
+    const v128_t upper = wasm_f64x2_add(wasm_f64x2_add(q11, wasm_f64x2_mul(one_s, wasm_f64x2_sub(q01, q11))),
+                                        wasm_f64x2_mul(one_t, wasm_f64x2_sub(q10, q11)));
+    return wasm_v128_bitselect(lower, upper, in_lower);
+  }
+}
+
+template <Blend kBlend>
+std::size_t loop(const Frame& f, float* xy, std::size_t n) {
+  const v128_t zero4 = wasm_f32x4_splat(0.0f), one4 = wasm_f32x4_splat(1.0f);
+  const v128_t one = wasm_f64x2_splat(1.0);
+  const v128_t columns = wasm_f64x2_splat(f.columns), rows = wasm_f64x2_splat(f.rows);
+  const v128_t last_column = wasm_i32x4_splat(static_cast<std::int32_t>(f.columns - 1));
+  const v128_t last_row = wasm_i32x4_splat(static_cast<std::int32_t>(f.rows - 1));
+  const v128_t stride = wasm_i32x4_splat(static_cast<std::int32_t>(f.columns + 1));  // points per lattice row
+  const std::size_t row = static_cast<std::size_t>(f.columns + 1) * 2;                // floats per lattice row
+  std::size_t j = 0;
+  for (; j + 4 <= n; j += 4) {
+    const v128_t given = wasm_v128_load(xy + j);  // u0 v0 u1 v1
+    // Both points inside the unit square (NaN is not): else the scalar loop maps the pair,
+    // the ring and the affine frame included. The comparisons in float decide as the
+    // scalar loop's in double, the values being the same.
+    if (!wasm_i32x4_all_true(wasm_v128_and(wasm_f32x4_ge(given, zero4), wasm_f32x4_le(given, one4)))) {
+      map_warp_points_scalar(f, xy + j, 4);
+      continue;
+    }
+    const v128_t u = widen<0, 2>(given, given), v = widen<1, 3>(given, given);
+    const v128_t fx = wasm_f64x2_mul(u, columns), fy = wasm_f64x2_mul(v, rows);
+    // The cell: in [0, columns] before the min, below 2^31 (the caller checks), so the
+    // signed conversions give the scalar loop's unsigned ones.
+    const v128_t i = wasm_u32x4_min(wasm_i32x4_trunc_sat_f64x2_zero(fx), last_column);
+    const v128_t k = wasm_u32x4_min(wasm_i32x4_trunc_sat_f64x2_zero(fy), last_row);
+    const v128_t s = wasm_f64x2_sub(fx, wasm_f64x2_convert_low_i32x4(i));
+    const v128_t t = wasm_f64x2_sub(fy, wasm_f64x2_convert_low_i32x4(k));
+    const v128_t at = wasm_i32x4_add(wasm_i32x4_mul(k, stride), i);
+    const float* a = f.points + static_cast<std::size_t>(wasm_i32x4_extract_lane(at, 0)) * 2;
+    const float* b = f.points + static_cast<std::size_t>(wasm_i32x4_extract_lane(at, 1)) * 2;
+    // Each point's cell: its lower row's two corners, then its upper row's (x, y, x, y).
+    const v128_t a0 = wasm_v128_load(a), a1 = wasm_v128_load(a + row);
+    const v128_t b0 = wasm_v128_load(b), b1 = wasm_v128_load(b + row);
+    const v128_t one_s = wasm_f64x2_sub(one, s), one_t = wasm_f64x2_sub(one, t);
+    const v128_t in_lower = wasm_f64x2_le(wasm_f64x2_add(s, t), one);
+    const v128_t rx = blend<kBlend>(widen<0, 4>(a0, b0), widen<2, 6>(a0, b0), widen<0, 4>(a1, b1),
+                                    widen<2, 6>(a1, b1), s, t, one_s, one_t, in_lower);
+    const v128_t ry = blend<kBlend>(widen<1, 5>(a0, b0), widen<3, 7>(a0, b0), widen<1, 5>(a1, b1),
+                                    widen<3, 7>(a1, b1), s, t, one_s, one_t, in_lower);
+    const v128_t x = wasm_f32x4_demote_f64x2_zero(rx), y = wasm_f32x4_demote_f64x2_zero(ry);
+    wasm_v128_store(xy + j, wasm_i32x4_shuffle(x, y, 0, 4, 1, 5));
+  }
+  return j;
+}
+
+}  // namespace
+
+std::size_t map_warp_points_simd128(const Frame& f, float* xy, std::size_t n) {
+  // Point numbers travel in 32-bit lanes: lattices too large for them stay scalar.
+  if (static_cast<std::uint64_t>(f.columns + 1ull) * (f.rows + 1ull) >= (1ull << 30)) return 0;
+  return f.bilinear ? loop<Blend::Bilinear>(f, xy, n) : loop<Blend::Split>(f, xy, n);
+}
+
+#else
+
+std::size_t map_warp_points_simd128(const Frame&, float*, std::size_t) { return 0; }
+
+#endif
+
+}  // namespace p2l::eval
