@@ -27,10 +27,17 @@ namespace {
 
 enum class Blend { Bilinear, Split };
 
-// Lanes [a] and [b] of four floats, widened to two doubles.
-template <int a, int b>
-[[gnu::always_inline]] inline v128_t widen(v128_t p, v128_t q) {
-  return wasm_f64x2_promote_low_f32x4(wasm_i32x4_shuffle(p, q, a, b, a, b));
+// Two points' rows of a cell, each (x, y) of its left corner then of its right one, as the
+// corners' x and y two points at a time, in double. The shuffles are the patterns engines
+// turn into single instructions (unpack, move high).
+struct RowCorners {
+  v128_t left_x, left_y, right_x, right_y;
+};
+[[gnu::always_inline]] inline RowCorners row_corners(v128_t first, v128_t second) {
+  const v128_t left = wasm_i32x4_shuffle(first, second, 0, 4, 1, 5);   // x x y y
+  const v128_t right = wasm_i32x4_shuffle(first, second, 2, 6, 3, 7);  // x x y y
+  return {wasm_f64x2_promote_low_f32x4(left), wasm_f64x2_promote_low_f32x4(wasm_i64x2_shuffle(left, left, 1, 1)),
+          wasm_f64x2_promote_low_f32x4(right), wasm_f64x2_promote_low_f32x4(wasm_i64x2_shuffle(right, right, 1, 1))};
 }
 
 // One coordinate of the two points' cell corners, blended as frames.cpp's inside loop does.
@@ -70,7 +77,8 @@ std::size_t loop(const Frame& f, float* xy, std::size_t n) {
       map_warp_points_scalar(f, xy + j, 4);
       continue;
     }
-    const v128_t u = widen<0, 2>(given, given), v = widen<1, 3>(given, given);
+    const v128_t uv = wasm_i32x4_shuffle(given, given, 0, 2, 1, 3);  // u0 u1 v0 v1
+    const v128_t u = wasm_f64x2_promote_low_f32x4(uv), v = wasm_f64x2_promote_low_f32x4(wasm_i64x2_shuffle(uv, uv, 1, 1));
     const v128_t fx = wasm_f64x2_mul(u, columns), fy = wasm_f64x2_mul(v, rows);
     // The cell: in [0, columns] before the min, below 2^31 (the caller checks), so the
     // signed conversions give the scalar loop's unsigned ones.
@@ -86,10 +94,9 @@ std::size_t loop(const Frame& f, float* xy, std::size_t n) {
     const v128_t b0 = wasm_v128_load(b), b1 = wasm_v128_load(b + row);
     const v128_t one_s = wasm_f64x2_sub(one, s), one_t = wasm_f64x2_sub(one, t);
     const v128_t in_lower = wasm_f64x2_le(wasm_f64x2_add(s, t), one);
-    const v128_t rx = blend<kBlend>(widen<0, 4>(a0, b0), widen<2, 6>(a0, b0), widen<0, 4>(a1, b1),
-                                    widen<2, 6>(a1, b1), s, t, one_s, one_t, in_lower);
-    const v128_t ry = blend<kBlend>(widen<1, 5>(a0, b0), widen<3, 7>(a0, b0), widen<1, 5>(a1, b1),
-                                    widen<3, 7>(a1, b1), s, t, one_s, one_t, in_lower);
+    const RowCorners lower = row_corners(a0, b0), upper = row_corners(a1, b1);
+    const v128_t rx = blend<kBlend>(lower.left_x, lower.right_x, upper.left_x, upper.right_x, s, t, one_s, one_t, in_lower);
+    const v128_t ry = blend<kBlend>(lower.left_y, lower.right_y, upper.left_y, upper.right_y, s, t, one_s, one_t, in_lower);
     const v128_t x = wasm_f32x4_demote_f64x2_zero(rx), y = wasm_f32x4_demote_f64x2_zero(ry);
     wasm_v128_store(xy + j, wasm_i32x4_shuffle(x, y, 0, 4, 1, 5));
   }
