@@ -44,19 +44,33 @@ double ring_line(std::uint32_t i, std::uint32_t n) {
   return static_cast<double>(i - 1) / static_cast<double>(n);
 }
 
-}  // namespace
+// The ring cell holding x and the two lines around it, as ring_line gives them: the lines
+// found while searching are the ones the mapping needs next, so it divides for no line twice.
+struct RingSpan {
+  std::uint32_t cell;
+  double low, high;
+};
 
 // The last line at or below x (0 below the lattice). Starts from x * n and steps to the
 // answer by the same comparisons a scan from the first line would make, so it finds the same
 // line with two or three comparisons instead of up to n + 1 divisions.
-std::uint32_t ring_cell(double x, std::uint32_t n) {
-  if (x >= 3.0) return n + 1;
-  if (!(x >= 0.0)) return 0;
+RingSpan ring_span(double x, std::uint32_t n) {
+  if (x >= 3.0) return {n + 1, ring_line(n + 1, n), 3.0};
+  if (!(x >= 0.0)) return {0, -2.0, ring_line(1, n)};
   std::uint32_t i = static_cast<std::uint32_t>(std::min(x * n, static_cast<double>(n))) + 1;
-  while (i > 1 && ring_line(i, n) > x) --i;
-  while (i + 1 < n + 2 && ring_line(i + 1, n) <= x) ++i;
-  return i;
+  double low = ring_line(i, n);
+  while (i > 1 && low > x) low = ring_line(--i, n);
+  double high = ring_line(i + 1, n);
+  while (i + 1 < n + 2 && high <= x) {
+    low = high;
+    high = ring_line(++i + 1, n);
+  }
+  return {i, low, high};
 }
+
+}  // namespace
+
+std::uint32_t ring_cell(double x, std::uint32_t n) { return ring_span(x, n).cell; }
 
 void finish_warp(Frame& f) {
   const P c00 = lattice_point(f, 0, 0), c10 = lattice_point(f, f.columns, 0);
@@ -101,15 +115,15 @@ namespace {
   if (!(u >= -2.0 && u <= 3.0 && v >= -2.0 && v <= 3.0)) {
     out = affine(f, u, v);
   } else {
-    const std::uint32_t ci = ring_cell(u, columns), ri = ring_cell(v, rows);
-    auto point = [&](std::uint32_t c, std::uint32_t r) {
+    const RingSpan su = ring_span(u, columns), sv = ring_span(v, rows);
+    // A corner of the ring cell: a lattice point, or a virtual one on the affine frame.
+    auto point = [&](std::uint32_t c, double line_u, std::uint32_t r, double line_v) {
       if (c >= 1 && c <= columns + 1 && r >= 1 && r <= rows + 1) return lattice_point(f, c - 1, r - 1);
-      return affine(f, ring_line(c, columns), ring_line(r, rows));
+      return affine(f, line_u, line_v);
     };
-    const double u0 = ring_line(ci, columns), u1 = ring_line(ci + 1, columns);
-    const double v0 = ring_line(ri, rows), v1 = ring_line(ri + 1, rows);
-    const double s = (u - u0) / (u1 - u0), t = (v - v0) / (v1 - v0);
-    out = triangle(point(ci, ri), point(ci + 1, ri), point(ci, ri + 1), point(ci + 1, ri + 1), s, t);
+    const double s = (u - su.low) / (su.high - su.low), t = (v - sv.low) / (sv.high - sv.low);
+    out = triangle(point(su.cell, su.low, sv.cell, sv.low), point(su.cell + 1, su.high, sv.cell, sv.low),
+                   point(su.cell, su.low, sv.cell + 1, sv.high), point(su.cell + 1, su.high, sv.cell + 1, sv.high), s, t);
   }
   ox = static_cast<float>(out.x);
   oy = static_cast<float>(out.y);
