@@ -207,6 +207,16 @@ const least = (xs) => (xs.length ? Math.min(...xs) : undefined);
 const loadBefore = os.loadavg()[0];
 const results = workloads.map((w) => ({ name: w.name, core: [], p2l: [] }));
 const updates = [];
+// The native p2lrt tool's evaluate() on the same random poses (its --poses/--seed stream is this
+// one: SplitMix64, every parameter in file order, lo + (hi - lo) * u in double), one repetition
+// per call, run within each of the repetitions here: the machine's speed drifts (other tenants,
+// clocks), and a figure taken minutes apart from the Core's would pair two different machines.
+const nativeTimes = [];
+function runNative() {
+  const out = execFileSync(options.native, ['bench', rigPath, '--only', 'eval', '--poses', String(F), '--seed', String(options.seed),
+                                            '--repetitions', '1', '--json', '--quiet'], { encoding: 'utf8' });
+  return JSON.parse(out).eval.whole.median_s * 1e6;
+}
 for (const w of workloads) {  // warm-up, both runtimes, both pose sets, and the update loop
   if (options.only !== 'p2l') runCore(w.core, options.warmup);
   if (options.only !== 'core') runP2l(w.p2l, options.warmup);
@@ -219,21 +229,13 @@ for (let r = 0; r < options.reps; r++) {
       if (options.only && options.only !== which) continue;
       results[i][which].push(which === 'core' ? runCore(w.core, F) : runP2l(w.p2l, F));
     }
+    if (i === 0 && options.native) nativeTimes.push(runNative());
   });
   if (options.only !== 'core') updates.push(runUpdate(F));
 }
 
 const loadAfter = os.loadavg()[0];
-
-// --- native: the p2lrt tool's evaluate() on the same random poses (its --poses/--seed stream is
-// this one: SplitMix64, every parameter in file order, lo + (hi - lo) * u in double) ---
-let native = null;
-if (options.native) {
-  const out = execFileSync(options.native, ['bench', rigPath, '--only', 'eval', '--poses', String(F), '--seed', String(options.seed),
-                                            '--repetitions', String(options.reps), '--json', '--quiet'], { encoding: 'utf8' });
-  const whole = JSON.parse(out).eval.whole;
-  native = { median: whole.median_s * 1e6, min: whole.min_s * 1e6 };
-}
+const native = nativeTimes.length ? { median: median(nativeTimes), min: least(nativeTimes) } : null;
 
 // --- report ---
 const gz = (file) => zlib.gzipSync(readFileSync(file), { level: 9 }).length;
@@ -270,7 +272,7 @@ if (native) {
   // kept the Core's order (it does), else only alike.
   const sameOrder = Array.from(p2lIndex).every((p, i) => p === i);
   console.log(`    (${options.native} bench --only eval: ${sameOrder ? 'the same poses' : 'poses drawn alike, in another parameter order'}, ` +
-              `timed in its own process; the Core's column repeats its random-pose figures)`);
+              `timed in its own process within each repetition; the Core's column repeats its random-pose figures)`);
 }
 if (updates.length) {
   row(`p2lrt update(1/60), clip ${clip}`, ['-', '-', cell(median(updates)), cell(least(updates)), '-', '-']);
@@ -278,6 +280,7 @@ if (updates.length) {
 }
 console.log('');
 for (const r of results) console.log(`  repetitions ${r.name}: Core ${r.core.map((x) => x.toFixed(1)).join(' ')}; p2lrt ${r.p2l.map((x) => x.toFixed(1)).join(' ')}`);
+if (nativeTimes.length) console.log(`  repetitions native: ${nativeTimes.map((x) => x.toFixed(1)).join(' ')}`);
 if (updates.length) console.log(`  repetitions update: ${updates.map((x) => x.toFixed(1)).join(' ')}`);
 
 rig.free();
