@@ -54,7 +54,7 @@ struct RingSpan {
 // The last line at or below x (0 below the lattice). Starts from x * n and steps to the
 // answer by the same comparisons a scan from the first line would make, so it finds the same
 // line with two or three comparisons instead of up to n + 1 divisions.
-RingSpan ring_span(double x, std::uint32_t n) {
+[[gnu::always_inline]] inline RingSpan ring_span(double x, std::uint32_t n) {
   if (x >= 3.0) return {n + 1, ring_line(n + 1, n), 3.0};
   if (!(x >= 0.0)) return {0, -2.0, ring_line(1, n)};
   std::uint32_t i = static_cast<std::uint32_t>(std::min(x * n, static_cast<double>(n))) + 1;
