@@ -90,5 +90,6 @@ if [[ "${1:-}" == "--test" ]]; then
   node web/test/p2l_module.mjs "$wasm" examples/character/character.p2lrt || status=1
   node web/test/conformance.mjs "$wasm" build-wasm/cases $vectors || status=1
   node web/test/malloc_stress.mjs build-wasm/p2l_malloc_test.wasm || status=1
+  node web/test/warp_simd.mjs build-wasm/p2l_warp_test.wasm || status=1
   exit $status
 fi
