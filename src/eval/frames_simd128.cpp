@@ -94,9 +94,9 @@ std::size_t loop(const Frame& f, float* xy, std::size_t n) {
     const v128_t b0 = wasm_v128_load(b), b1 = wasm_v128_load(b + row);
     const v128_t one_s = wasm_f64x2_sub(one, s), one_t = wasm_f64x2_sub(one, t);
     const v128_t in_lower = wasm_f64x2_le(wasm_f64x2_add(s, t), one);
-    const RowCorners lower = row_corners(a0, b0), upper = row_corners(a1, b1);
-    const v128_t rx = blend<kBlend>(lower.left_x, lower.right_x, upper.left_x, upper.right_x, s, t, one_s, one_t, in_lower);
-    const v128_t ry = blend<kBlend>(lower.left_y, lower.right_y, upper.left_y, upper.right_y, s, t, one_s, one_t, in_lower);
+    const RowCorners row0 = row_corners(a0, b0), row1 = row_corners(a1, b1);  // the cell's rows k and k + 1
+    const v128_t rx = blend<kBlend>(row0.left_x, row0.right_x, row1.left_x, row1.right_x, s, t, one_s, one_t, in_lower);
+    const v128_t ry = blend<kBlend>(row0.left_y, row0.right_y, row1.left_y, row1.right_y, s, t, one_s, one_t, in_lower);
     const v128_t x = wasm_f32x4_demote_f64x2_zero(rx), y = wasm_f32x4_demote_f64x2_zero(ry);
     wasm_v128_store(xy + j, wasm_i32x4_shuffle(x, y, 0, 4, 1, 5));
   }
