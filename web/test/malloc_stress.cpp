@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <cstdlib>
 
+#include "splitmix.hpp"
+
 namespace {
 
 constexpr int kSlots = 512;
@@ -15,21 +17,13 @@ struct Slot {
   std::uint32_t size, tag;
 };
 Slot slots[kSlots];
-std::uint64_t state;
-
-std::uint32_t next() {  // splitmix64, high half
-  std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return static_cast<std::uint32_t>((z ^ (z >> 31)) >> 32);
-}
 
 std::uint32_t random_size() {
-  const std::uint32_t kind = next() % 16;
-  if (kind < 10) return next() % 128;
-  if (kind < 14) return next() % 4096;
-  if (kind < 15) return next() % 65536;
-  return next() % (1u << 18);
+  const std::uint32_t kind = splitmix_next() % 16;
+  if (kind < 10) return splitmix_next() % 128;
+  if (kind < 14) return splitmix_next() % 4096;
+  if (kind < 15) return splitmix_next() % 65536;
+  return splitmix_next() % (1u << 18);
 }
 
 unsigned char pattern(std::uint32_t tag, std::uint32_t i) { return static_cast<unsigned char>(tag * 31u + i * 7u + (i >> 8)); }
@@ -48,11 +42,11 @@ bool aligned(const void* p) { return (reinterpret_cast<std::uintptr_t>(p) & 15u)
 // Runs [operations] random operations from [seed]; returns 0, or the number (from 1) of the
 // first operation that found something wrong.
 extern "C" __attribute__((export_name("run"))) int run(std::uint32_t seed, std::uint32_t operations) {
-  state = seed;
+  splitmix_state = seed;
   std::uint32_t tags = 1;
   for (std::uint32_t op = 1; op <= operations; ++op) {
-    Slot& s = slots[next() % kSlots];
-    const std::uint32_t what = next() % 8;
+    Slot& s = slots[splitmix_next() % kSlots];
+    const std::uint32_t what = splitmix_next() % 8;
     if (s.p && !intact(s, s.size)) return static_cast<int>(op);
     if (s.p && what < 3) {
       std::free(s.p);

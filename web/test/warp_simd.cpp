@@ -11,24 +11,17 @@
 
 #include "eval/frames.hpp"
 #include "eval/frames_simd.hpp"
+#include "splitmix.hpp"
 
 namespace {
 
-std::uint64_t state;
-
-std::uint32_t next() {  // splitmix64, high half
-  std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return static_cast<std::uint32_t>((z ^ (z >> 31)) >> 32);
-}
-float uniform(float lo, float hi) { return lo + (hi - lo) * static_cast<float>(next() >> 8) / 16777216.0f; }
+float uniform(float lo, float hi) { return lo + (hi - lo) * static_cast<float>(splitmix_next() >> 8) / 16777216.0f; }
 
 // Mostly inside the unit square, as mesh vertices are; the rest on its lines, in the ring,
 // beyond it, or not numbers at all.
 float coordinate(std::uint32_t cells) {
-  switch (next() % 20) {
-    case 0: return static_cast<float>(next() % (cells + 1)) / static_cast<float>(cells);
+  switch (splitmix_next() % 20) {
+    case 0: return static_cast<float>(splitmix_next() % (cells + 1)) / static_cast<float>(cells);
     case 1: return uniform(-2.5f, 3.5f);
     case 2: return uniform(-100.0f, 100.0f);
     case 3: return std::nextafter(1.0f, 2.0f);
@@ -44,7 +37,7 @@ float coordinate(std::uint32_t cells) {
 // Maps [rounds] random runs both ways; returns how many coordinates differ (0: none), or -1
 // when the SIMD path mapped nothing at all (a build without it).
 extern "C" __attribute__((export_name("run"))) int run(std::uint32_t seed, std::uint32_t rounds) {
-  state = seed;
+  splitmix_state = seed;
   using p2l::eval::Frame;
   int differing = 0;
   std::size_t vector_floats = 0;
@@ -52,9 +45,9 @@ extern "C" __attribute__((export_name("run"))) int run(std::uint32_t seed, std::
   float lattice[10 * 10 * 2], simd[80], scalar[80];
   for (std::uint32_t round = 0; round < rounds; ++round) {
     Frame f;
-    f.columns = 1 + next() % 9;
-    f.rows = 1 + next() % 9;
-    f.bilinear = next() % 2;
+    f.columns = 1 + splitmix_next() % 9;
+    f.rows = 1 + splitmix_next() % 9;
+    f.bilinear = splitmix_next() % 2;
     float* point = lattice;
     for (std::uint32_t r = 0; r <= f.rows; ++r)
       for (std::uint32_t c = 0; c <= f.columns; ++c) {
@@ -63,7 +56,7 @@ extern "C" __attribute__((export_name("run"))) int run(std::uint32_t seed, std::
       }
     f.points = lattice;
     p2l::eval::finish_warp(f);
-    const std::size_t n = 2 * (next() % 40);  // 0 to 39 points: every remainder of a pair
+    const std::size_t n = 2 * (splitmix_next() % 40);  // 0 to 39 points: every remainder of a pair
     for (std::size_t j = 0; j < n; j += 2) {
       simd[j] = coordinate(f.columns);
       simd[j + 1] = coordinate(f.rows);
