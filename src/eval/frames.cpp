@@ -1,6 +1,7 @@
 #include "eval/frames.hpp"
 
 #include "eval/frames_simd.hpp"
+#include "eval/warp_cell.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -168,10 +169,9 @@ void map_warp_loop(const Frame& f, float* xy, std::size_t n) {
       const float* p01 = p00 + row;
       const Pair q00{p00[0], p00[1]}, q10{p00[2], p00[3]}, q01{p01[0], p01[1]}, q11{p01[2], p01[3]};
       if (kBlend == Blend::Bilinear || (kBlend == Blend::AsFrameSays && f.bilinear)) {
-        r = (1.0 - s) * (1.0 - t) * q00 + s * (1.0 - t) * q10 + (1.0 - s) * t * q01 + s * t * q11;
+        r = cell_bilinear(q00, q10, q01, q11, s, t);
       } else {
-        const Pair lower = q00 + s * (q10 - q00) + t * (q01 - q00);
-        const Pair upper = q11 + (1.0 - s) * (q01 - q11) + (1.0 - t) * (q10 - q11);
+        const Pair lower = cell_lower(q00, q10, q01, s, t), upper = cell_upper(q10, q01, q11, s, t);
         const std::int64_t all = -static_cast<std::int64_t>(s + t <= 1.0);  // every bit when in the lower
         const Mask in_lower{all, all};
         r = std::bit_cast<Pair>((in_lower & std::bit_cast<Mask>(lower)) | (~in_lower & std::bit_cast<Mask>(upper)));

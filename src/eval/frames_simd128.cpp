@@ -12,6 +12,7 @@
 // evaluation on the Cubism sample, down by about a third (docs/PERFORMANCE.md).
 #include "eval/frames.hpp"
 #include "eval/frames_simd.hpp"
+#include "eval/warp_cell.hpp"
 
 #if defined(__wasm_simd128__)
 #include <wasm_simd128.h>
@@ -27,35 +28,31 @@ namespace {
 
 enum class Blend { Bilinear, Split };
 
+// Two doubles as the vector extension sees them, so the shared formulas (warp_cell.hpp) apply.
+using F64x2 = double __attribute__((vector_size(16)));
+
 // Two points' rows of a cell, each (x, y) of its left corner then of its right one, as the
 // corners' x and y two points at a time, in double. The shuffles are the patterns engines
 // turn into single instructions (unpack, move high).
 struct RowCorners {
-  v128_t left_x, left_y, right_x, right_y;
+  F64x2 left_x, left_y, right_x, right_y;
 };
+[[gnu::always_inline]] inline F64x2 widen_low(v128_t v) { return F64x2(wasm_f64x2_promote_low_f32x4(v)); }
 [[gnu::always_inline]] inline RowCorners row_corners(v128_t first, v128_t second) {
   const v128_t left = wasm_i32x4_shuffle(first, second, 0, 4, 1, 5);   // x x y y
   const v128_t right = wasm_i32x4_shuffle(first, second, 2, 6, 3, 7);  // x x y y
-  return {wasm_f64x2_promote_low_f32x4(left), wasm_f64x2_promote_low_f32x4(wasm_i64x2_shuffle(left, left, 1, 1)),
-          wasm_f64x2_promote_low_f32x4(right), wasm_f64x2_promote_low_f32x4(wasm_i64x2_shuffle(right, right, 1, 1))};
+  return {widen_low(left), widen_low(wasm_i64x2_shuffle(left, left, 1, 1)), widen_low(right),
+          widen_low(wasm_i64x2_shuffle(right, right, 1, 1))};
 }
 
 // One coordinate of the two points' cell corners, blended as frames.cpp's inside loop does.
 template <Blend kBlend>
-[[gnu::always_inline]] inline v128_t blend(v128_t q00, v128_t q10, v128_t q01, v128_t q11, v128_t s, v128_t t,
-                                           v128_t one_s, v128_t one_t, v128_t in_lower) {
-  if constexpr (kBlend == Blend::Bilinear) {
-    v128_t r = wasm_f64x2_mul(wasm_f64x2_mul(one_s, one_t), q00);
-    r = wasm_f64x2_add(r, wasm_f64x2_mul(wasm_f64x2_mul(s, one_t), q10));
-    r = wasm_f64x2_add(r, wasm_f64x2_mul(wasm_f64x2_mul(one_s, t), q01));
-    return wasm_f64x2_add(r, wasm_f64x2_mul(wasm_f64x2_mul(s, t), q11));
-  } else {
-    const v128_t lower = wasm_f64x2_add(wasm_f64x2_add(q00, wasm_f64x2_mul(s, wasm_f64x2_sub(q10, q00))),
-                                        wasm_f64x2_mul(t, wasm_f64x2_sub(q01, q00)));
-    const v128_t upper = wasm_f64x2_add(wasm_f64x2_add(q11, wasm_f64x2_mul(one_s, wasm_f64x2_sub(q01, q11))),
-                                        wasm_f64x2_mul(one_t, wasm_f64x2_sub(q10, q11)));
-    return wasm_v128_bitselect(lower, upper, in_lower);
-  }
+[[gnu::always_inline]] inline v128_t blend(F64x2 q00, F64x2 q10, F64x2 q01, F64x2 q11, F64x2 s, F64x2 t,
+                                           v128_t in_lower) {
+  if constexpr (kBlend == Blend::Bilinear)
+    return v128_t(cell_bilinear(q00, q10, q01, q11, s, t));
+  else
+    return wasm_v128_bitselect(v128_t(cell_lower(q00, q10, q01, s, t)), v128_t(cell_upper(q10, q01, q11, s, t)), in_lower);
 }
 
 template <Blend kBlend>
@@ -92,11 +89,11 @@ std::size_t loop(const Frame& f, float* xy, std::size_t n) {
     // Each point's cell: its lower row's two corners, then its upper row's (x, y, x, y).
     const v128_t a0 = wasm_v128_load(a), a1 = wasm_v128_load(a + row);
     const v128_t b0 = wasm_v128_load(b), b1 = wasm_v128_load(b + row);
-    const v128_t one_s = wasm_f64x2_sub(one, s), one_t = wasm_f64x2_sub(one, t);
     const v128_t in_lower = wasm_f64x2_le(wasm_f64x2_add(s, t), one);
     const RowCorners row0 = row_corners(a0, b0), row1 = row_corners(a1, b1);  // the cell's rows k and k + 1
-    const v128_t rx = blend<kBlend>(row0.left_x, row0.right_x, row1.left_x, row1.right_x, s, t, one_s, one_t, in_lower);
-    const v128_t ry = blend<kBlend>(row0.left_y, row0.right_y, row1.left_y, row1.right_y, s, t, one_s, one_t, in_lower);
+    const F64x2 ws = F64x2(s), wt = F64x2(t);
+    const v128_t rx = blend<kBlend>(row0.left_x, row0.right_x, row1.left_x, row1.right_x, ws, wt, in_lower);
+    const v128_t ry = blend<kBlend>(row0.left_y, row0.right_y, row1.left_y, row1.right_y, ws, wt, in_lower);
     const v128_t x = wasm_f32x4_demote_f64x2_zero(rx), y = wasm_f32x4_demote_f64x2_zero(ry);
     wasm_v128_store(xy + j, wasm_i32x4_shuffle(x, y, 0, 4, 1, 5));
   }
