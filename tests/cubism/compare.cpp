@@ -1,0 +1,189 @@
+// Compares p2lrt's evaluation of an imported Cubism model with what an official Cubism Core
+// computed for the same poses (tests/cubism/core_dump.js output): per pose and drawable the
+// vertices in model units, opacity, multiply and screen colours, draw order, render order,
+// visibility, and once the constant data (masks, blend and culling flags, textures).
+//
+//   p2l_cubism_compare MODEL CORE_PREFIX [--name NAME] [--row] [--vertex-bound X]
+//                      [--opacity-bound X] [--color-bound X] [--quiet]
+//
+// MODEL is a .model3.json (imported with its side files) or a .moc3. Prints the worst case
+// of each quantity with where it happened; with --row, also one Markdown table row. Exits 1
+// when a bound is exceeded or anything discrete differs.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "p2l/cubism.hpp"
+#include "p2l/eval.hpp"
+#include "p2l/import.hpp"
+
+namespace {
+
+std::vector<char> read(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+
+struct Worst {
+  double value = 0;
+  std::size_t pose = 0;
+  std::uint32_t drawable = 0;
+  void see(double v, std::size_t p, std::uint32_t d) {
+    if (!(v <= value)) *this = {v, p, d};  // NaN counts as worse than anything
+  }
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  double vertex_bound = 1e-5, opacity_bound = 3e-7, color_bound = 3e-7;
+  bool row = false, quiet = false;
+  std::string name;
+  std::vector<std::string> files;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto number = [&] { return i + 1 < argc ? std::atof(argv[++i]) : 0.0; };
+    if (a == "--vertex-bound") vertex_bound = number();
+    else if (a == "--opacity-bound") opacity_bound = number();
+    else if (a == "--color-bound") color_bound = number();
+    else if (a == "--row") row = true;
+    else if (a == "--quiet") quiet = true;
+    else if (a == "--name" && i + 1 < argc) name = argv[++i];
+    else files.push_back(a);
+  }
+  if (files.size() != 2) {
+    std::fprintf(stderr, "usage: p2l_cubism_compare MODEL.model3.json|MODEL.moc3 CORE_PREFIX [--name NAME] [--row] "
+                         "[--vertex-bound X] [--opacity-bound X] [--color-bound X] [--quiet]\n");
+    return 2;
+  }
+  if (name.empty()) name = files[0];
+  p2l::ImportResult imported;
+  if (files[0].size() > 5 && files[0].ends_with(".moc3")) {
+    const auto moc = read(files[0]);
+    imported = p2l::import_moc3(std::span(reinterpret_cast<const std::uint8_t*>(moc.data()), moc.size()));
+  } else {
+    imported = p2l::import_cubism(files[0]);
+  }
+  if (!imported) {
+    std::fprintf(stderr, "%s: import failed: %s\n", name.c_str(), imported.error.to_string().c_str());
+    return 1;
+  }
+  if (!quiet)
+    for (const auto& d : imported.report.dropped) std::printf("import report: %s\n", d.c_str());
+  auto made = p2l::Model::create(std::make_shared<const p2l::Rig>(std::move(imported.rig)));
+  if (!made) {
+    std::fprintf(stderr, "%s: model: %s\n", name.c_str(), made.error.to_string().c_str());
+    return 1;
+  }
+  p2l::Instance in(made.model);
+  const p2l::Rig& rig = made.model->rig();
+
+  const auto text = read(files[1] + ".json");
+  const auto core = nlohmann::json::parse(text.begin(), text.end());
+  const auto raw = read(files[1] + ".bin");
+  std::vector<float> floats(raw.size() / 4);
+  std::memcpy(floats.data(), raw.data(), floats.size() * 4);
+  const auto& drawables = core["drawables"];
+  const std::size_t nd = drawables.size(), np = core["parameters"].size(), nparts = core["parts"].size();
+  if (nd != rig.meshes.size() || np != rig.parameters.size()) {
+    std::fprintf(stderr, "%s: the Core has %zu drawables and %zu parameters, the import %zu meshes and %zu parameters\n",
+                 name.c_str(), nd, np, rig.meshes.size(), rig.parameters.size());
+    return 1;
+  }
+  std::size_t vertex_floats = 0;
+  for (const auto& d : drawables) vertex_floats += 2 * d["vertexCount"].get<std::size_t>();
+  const std::size_t per_pose = vertex_floats + nd * 9 + np + nparts;
+  const double ox = core["canvas"]["originX"].get<double>(), oy = core["canvas"]["originY"].get<double>();
+  const double ppu = core["canvas"]["pixelsPerUnit"].get<double>();
+
+  // Constant data: masks, flags, textures.
+  std::size_t constants = 0;
+  for (std::uint32_t m = 0; m < nd; ++m) {
+    const auto& d = drawables[m];
+    const p2l::Mesh& mesh = rig.meshes[m];
+    std::vector<std::uint32_t> masks;
+    for (const auto& k : d["masks"])
+      if (k.get<int>() >= 0) masks.push_back(k.get<std::uint32_t>());
+    const int flags = d["constantFlags"].get<int>();
+    const int blend = (flags & 1) ? 1 : (flags & 2) ? 2 : 0;
+    const bool differs = d["id"].get<std::string>() != mesh.id || masks != mesh.mask_meshes || blend != mesh.blend ||
+                         ((flags & 4) == 0) != mesh.culling || ((flags & 8) != 0) != mesh.invert_mask ||
+                         d["texture"].get<int>() != mesh.texture_page;
+    if (differs && constants++ < 3) std::printf("  constant data differs: drawable %u (%s)\n", m, mesh.id.c_str());
+  }
+
+  Worst vertex, opacity, color;
+  std::size_t visibility = 0, draw_order = 0, render_order = 0, poses = 0, shown = 0;
+  const auto& core_poses = core["poses"];
+  for (std::size_t k = 0; k < core_poses.size(); ++k) {
+    const auto& pose = core_poses[k];
+    const float* at = floats.data() + k * per_pose;
+    for (std::size_t i = 0; i < np; ++i) in.parameters()[i] = pose["values"][i].get<float>();
+    if (pose.contains("partOpacities"))
+      for (std::uint32_t i = 0; i < nparts; ++i) in.set_part_opacity(i, pose["partOpacities"][i].get<float>());
+    else
+      for (std::uint32_t i = 0; i < nparts; ++i) in.set_part_opacity(i, 1.0f);
+    in.evaluate();
+    const float* core_opacity = at + vertex_floats;
+    const float* core_multiply = core_opacity + nd;
+    const float* core_screen = core_multiply + 4 * nd;
+    std::vector<std::pair<int, std::uint32_t>> theirs;
+    std::vector<std::uint32_t> ours_visible;
+    for (std::uint32_t m = 0; m < nd; ++m) {
+      const auto v = in.vertices(m);
+      const bool visible = (pose["dynamicFlags"][m].get<int>() & 1) != 0;
+      const bool ours = (in.changes(m) & p2l::kMeshVisible) != 0;
+      if (visible) {
+        ++shown;
+        for (std::size_t i = 0; i + 1 < v.size(); i += 2) {
+          const double x = (double(v[i]) - ox) / ppu, y = -(double(v[i + 1]) - oy) / ppu;
+          vertex.see(std::max(std::fabs(x - at[i]), std::fabs(y - at[i + 1])), k, m);
+        }
+        opacity.see(std::fabs(double(in.opacity(m)) - core_opacity[m]), k, m);
+        for (int c = 0; c < 3; ++c) {
+          color.see(std::fabs(double(in.multiply(m)[c]) - core_multiply[4 * m + c]), k, m);
+          color.see(std::fabs(double(in.screen(m)[c]) - core_screen[4 * m + c]), k, m);
+        }
+        if (static_cast<int>(std::floor(in.draw_order(m) + 0.001f)) != pose["drawOrder"][m].get<int>()) ++draw_order;
+        theirs.push_back({pose["renderOrder"][m].get<int>(), m});
+      }
+      at += v.size();
+      if (ours != visible && visibility++ < 3)
+        std::printf("  visibility differs: pose %zu, drawable %s: the Core %s it, p2lrt %s it (opacity %g, the Core's %g)\n",
+                    k, rig.meshes[m].id.c_str(), visible ? "shows" : "hides", ours ? "shows" : "hides",
+                    double(in.opacity(m)), double(core_opacity[m]));
+    }
+    std::sort(theirs.begin(), theirs.end());
+    for (std::uint32_t m : in.render_order())
+      if ((in.changes(m) & p2l::kMeshVisible) != 0) ours_visible.push_back(m);
+    std::vector<std::uint32_t> core_visible;
+    for (const auto& t : theirs) core_visible.push_back(t.second);
+    if (ours_visible != core_visible) ++render_order;
+    ++poses;
+  }
+  const auto& ids = drawables;
+  auto where = [&](const Worst& w) {
+    return w.value > 0 ? " (pose " + std::to_string(w.pose) + ", " + ids[w.drawable]["id"].get<std::string>() + ")"
+                       : std::string();
+  };
+  const bool ok = vertex.value <= vertex_bound && opacity.value <= opacity_bound && color.value <= color_bound &&
+                  visibility == 0 && draw_order == 0 && render_order == 0 && constants == 0 && poses > 0;
+  std::printf("%s: %zu poses x %zu drawables against Cubism Core %s (moc3 version %d)\n", name.c_str(), poses, nd,
+              core["core"].get<std::string>().c_str(), core["mocVersion"].get<int>());
+  std::printf("  vertex   %.3g units%s; bound %.3g\n", vertex.value, where(vertex).c_str(), vertex_bound);
+  std::printf("  opacity  %.3g%s; bound %.3g\n", opacity.value, where(opacity).c_str(), opacity_bound);
+  std::printf("  colours  %.3g%s; bound %.3g\n", color.value, where(color).c_str(), color_bound);
+  std::printf("  visibility %zu, draw order %zu (of %zu shown), render order %zu poses, constant data %zu\n", visibility,
+              draw_order, shown, render_order, constants);
+  std::printf("  %s\n", ok ? "PASS" : "FAIL");
+  if (row)
+    std::printf("| %s | %d | %zu | %.2g | %.2g | %.2g | %zu | %zu | %zu | %zu | %s |\n", name.c_str(),
+                core["mocVersion"].get<int>(), poses, vertex.value, opacity.value, color.value, visibility, draw_order,
+                render_order, constants, ok ? "pass" : "FAIL");
+  return ok ? 0 : 1;
+}
