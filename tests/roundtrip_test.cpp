@@ -322,9 +322,11 @@ TEST(ZeroCopy, MisalignedBorrowedBytesStillLoadCorrectly) {
   EXPECT_TRUE(*r.rig == make_small_rig());
 }
 
-TEST(FormatSupport, MatchesTheOriginalRuntimesString) {
+// The original runtime's string, but for the core geometry chunks' version 2 (Cubism's rules),
+// which only p2lrt reads: "1,2 STRS/1 CANV/1 PARM/1 DEFM/1 PART/1 MESH/1 GLUE/1 DRAW/1 ...".
+TEST(FormatSupport, TheOriginalRuntimesStringWithCubismRules) {
   EXPECT_STREQ(p2l::format_support(),
-               "1,2 STRS/1 CANV/1 PARM/1 DEFM/1 PART/1 MESH/1 GLUE/1 DRAW/1 TEXR/1 PHYS/2 CLIP/1 ROLE/1 PGUI/1 "
+               "1,2 STRS/1 CANV/2 PARM/2 DEFM/2 PART/2 MESH/2 GLUE/2 DRAW/2 TEXR/1 PHYS/2 CLIP/1 ROLE/1 PGUI/1 "
                "META/1 BONE/1 SKIN/1 COLL/1 SIMS/1 EXPR/1 HITA/1 UDAT/1 POSE/1 CEXT/1");
   EXPECT_EQ(p2l::known_chunks().size(), 23u);
 }

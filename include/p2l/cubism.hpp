@@ -15,6 +15,9 @@ struct CubismImportOptions {
   // The uri is the path as the model3.json writes it (relative to the model3.json's folder:
   // where the .p2lrt will be written is not known here).
   bool external_textures = false;
+  // Which core rules the moc3 becomes (p2l::Moc3ImportOptions): Cubism's (the default) or the
+  // format's own, for hosts of the original runtime.
+  CoreRules rules = CoreRules::Cubism;
 };
 
 // MODEL.model3.json and everything it references, or a bare .moc3 (core chunks only). Every

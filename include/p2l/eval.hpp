@@ -130,6 +130,9 @@ class Instance {
 
   // Outputs of the last evaluation, per mesh in file order.
   std::span<const float> vertices(std::uint32_t mesh) const;  // x, y per vertex, canvas pixels
+  // Under Cubism's rules (Rig::rules): the vertices exactly as the Cubism Core gives them, in
+  // model units with y up (vertices() holds them converted to canvas pixels); else empty.
+  std::span<const float> model_vertices(std::uint32_t mesh) const;
   float opacity(std::uint32_t mesh) const;
   float draw_order(std::uint32_t mesh) const;
   const Rgb& multiply(std::uint32_t mesh) const;

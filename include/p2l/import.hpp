@@ -26,9 +26,16 @@ struct ImportResult {
   explicit operator bool() const { return error.ok(); }
 };
 
-// A .moc3 (versions 1-5) into the core chunks CANV PARM DEFM PART MESH GLUE DRAW, in canvas
-// pixels (y down), evaluating in p2lrt as the Cubism Core evaluates the moc. Every offset,
-// count and index is checked before use; a bad file gives an error naming the section.
-ImportResult import_moc3(std::span<const std::uint8_t> moc3);
+struct Moc3ImportOptions {
+  // Cubism (the default): core chunks version 2, which evaluate as the Cubism Core evaluates
+  // the moc3, to its last bit on the models measured (docs/IMPORT.md). Original: the format's
+  // own rules (version 1, which the original runtime reads too), in canvas pixels; what they
+  // cannot express is approximated and the report says so.
+  CoreRules rules = CoreRules::Cubism;
+};
+
+// A .moc3 (versions 1-5) into the core chunks CANV PARM DEFM PART MESH GLUE DRAW. Every
+// offset, count and index is checked before use; a bad file gives an error naming the section.
+ImportResult import_moc3(std::span<const std::uint8_t> moc3, const Moc3ImportOptions& options = {});
 
 }  // namespace p2l

@@ -26,6 +26,9 @@ inline constexpr Rgb kBlack{0.0f, 0.0f, 0.0f};
 struct Canvas {
   float width = 0, height = 0, origin_x = 0, origin_y = 0;
   float pixels_per_unit = -1;  // negative: the rig has no pixels-per-unit
+  // Cubism's rules (CANV version 2): the root's model units already point y up (the moc3's
+  // canvas flag), so the Core gives them back as they are instead of negating y.
+  bool y_up = false;
   bool operator==(const Canvas&) const = default;
 };
 
@@ -34,6 +37,8 @@ struct Parameter {
   float min = 0, max = 1, default_value = 0;
   bool blend = false;   // flags bit0: a blend-shape parameter
   bool repeat = false;  // flags bit1: values wrap around the range
+  // Cubism rules (PARM version 2): keys snap within 0.1^decimals, as the moc3 says.
+  std::uint8_t decimals = 3;
   bool operator==(const Parameter&) const = default;
 };
 
@@ -118,6 +123,11 @@ struct PartShape {
   Rgb multiply = kBlack, screen = kBlack;
   bool operator==(const PartShape&) const = default;
 };
+// GLUE version 2 (Cubism rules): a blend shape's intensity delta.
+struct GlueShape {
+  float intensity = 0;
+  bool operator==(const GlueShape&) const = default;
+};
 
 enum class DeformerKind : std::uint8_t { Warp = 0, Rotation = 1 };
 
@@ -162,6 +172,7 @@ struct PartChild {
 struct Part {
   std::string id, name;
   bool visible = true, sketch = false;
+  bool enabled = true;  // Cubism rules (PART version 2): a disabled part hides its subtree
   std::uint8_t group_mode = 0;
   std::int32_t draw_order = 500;
   std::vector<PartChild> children;
@@ -207,6 +218,7 @@ struct Glue {
   float intensity = 1;
   std::vector<GluePair> pairs;
   Channels channels;
+  std::vector<Binding<GlueShape>> shapes;  // Cubism rules (GLUE version 2) only
   bool operator==(const Glue&) const = default;
 };
 
@@ -222,6 +234,7 @@ struct DrawChild {
 struct DrawGroup {
   std::int32_t part = -1;
   std::int32_t draw_order = 0;
+  std::int32_t floor_order = 0;  // Cubism rules (DRAW version 2): where a disabled child sorts
   Channels channels;
   std::optional<Composite> composite;
   std::vector<DrawChild> children;
@@ -527,8 +540,16 @@ struct RawChunk {
   bool operator==(const RawChunk&) const = default;
 };
 
+// Which rules the core chunks evaluate by (docs/RUNTIME.md): the format's own (chunk
+// version 1, the original runtime's), or the Cubism Core's (version 2 of CANV PARM DEFM
+// PART MESH GLUE DRAW: model units, keys snapping per parameter, objects hidden outside
+// their keys, blend shapes as deltas, Cubism's float arithmetic), which the Cubism importer
+// writes so that a moc3 evaluates exactly as the official Core evaluates it.
+enum class CoreRules : std::uint8_t { Original = 1, Cubism = 2 };
+
 struct Rig {
   bool names_stripped = false;  // header flag bit0: every name field is empty
+  CoreRules rules = CoreRules::Original;
   Canvas canvas;
   std::vector<Parameter> parameters;
   std::vector<Deformer> deformers;  // parents first

@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "eval/channels.hpp"
+#include "eval/cubism_evaluate.hpp"
 #include "eval/draw_order.hpp"
 #include "eval/forms.hpp"
 #include "eval/frames.hpp"
@@ -202,6 +203,7 @@ void apply_glue(const Rig& rig, const ModelPlan& plan, InstanceState& s) {
 }
 
 void evaluate_core(const Model& model, InstanceState& s) {
+  if (model.plan().cubism) return evaluate_cubism(model, s);
   const Rig& rig = model.rig();
   const ModelPlan& plan = model.plan();
   normalize_parameters(plan, s);

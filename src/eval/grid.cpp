@@ -27,6 +27,23 @@ Span span_snapped(std::span<const float> keys, float value) {
   return span_exact(keys, value);
 }
 
+CubismSpan span_cubism(std::span<const float> keys, float value, float epsilon) {
+  const std::size_t n = keys.size();
+  if (n == 0) return {};
+  if (n == 1) return {0, 0.0f, !(keys[0] - epsilon < value && value < keys[0] + epsilon)};
+  if (!(value >= keys[0] - epsilon)) return {0, 0.0f, true};  // NaN too
+  if (value < keys[0] + epsilon) return {0, 0.0f, false};
+  const float close = 1.5f * epsilon;
+  for (std::size_t i = 1; i < n; ++i) {
+    if (value < keys[i] - epsilon) {
+      const float gap = keys[i] - keys[i - 1];
+      return {static_cast<std::uint32_t>(i - 1), gap < close ? 0.0f : (value - keys[i - 1]) / gap, false};
+    }
+    if (value < keys[i] + epsilon) return {static_cast<std::uint32_t>(i), 0.0f, false};
+  }
+  return {static_cast<std::uint32_t>(n - 1), 0.0f, true};
+}
+
 void GridPlan::build(const std::vector<Axis>& axes, const std::vector<std::uint16_t>& coords, std::size_t cells) {
   cells_ = cells;
   axes_.clear();
@@ -72,28 +89,8 @@ std::int64_t GridPlan::find(std::uint64_t dense) const {
              : std::int64_t{-1};
 }
 
-std::size_t GridPlan::weights(const float* values, CellWeight* out) const {
-  if (cells_ == 0) return 0;
-  if (axes_.empty()) {
-    out[0] = {0, 1.0f};
-    return 1;
-  }
-  // Axes whose value sits on a key (or beyond the ends) take their lower key alone; only
-  // the others branch. Skipping the factor 1 of the former leaves every product unchanged.
-  constexpr std::size_t kMaxActive = 64;
-  std::uint32_t active[kMaxActive];
-  float t[kMaxActive];
-  std::size_t m = 0;
-  std::uint64_t base = 0;
-  for (const AxisPlan& a : axes_) {
-    Span s = span_snapped(a.keys, values[a.parameter]);
-    base += s.lo * a.stride;
-    if (s.hi != s.lo && m < kMaxActive) {
-      active[m] = static_cast<std::uint32_t>(&a - axes_.data());
-      t[m] = s.t;
-      ++m;
-    }
-  }
+std::size_t GridPlan::corners(std::uint64_t base, const std::uint32_t* active, const float* t, std::size_t m,
+                              CellWeight* out) const {
   std::size_t count = 0;
   // A full table bounds the corners by the key combinations; a sparse one may have far
   // more corners than cells, and then the cells are walked instead.
@@ -146,6 +143,31 @@ std::size_t GridPlan::weights(const float* values, CellWeight* out) const {
   return count;
 }
 
+std::size_t GridPlan::weights(const float* values, CellWeight* out) const {
+  if (cells_ == 0) return 0;
+  if (axes_.empty()) {
+    out[0] = {0, 1.0f};
+    return 1;
+  }
+  // Axes whose value sits on a key (or beyond the ends) take their lower key alone; only
+  // the others branch. Skipping the factor 1 of the former leaves every product unchanged.
+  constexpr std::size_t kMaxActive = 64;
+  std::uint32_t active[kMaxActive];
+  float t[kMaxActive];
+  std::size_t m = 0;
+  std::uint64_t base = 0;
+  for (const AxisPlan& a : axes_) {
+    Span s = span_snapped(a.keys, values[a.parameter]);
+    base += s.lo * a.stride;
+    if (s.hi != s.lo && m < kMaxActive) {
+      active[m] = static_cast<std::uint32_t>(&a - axes_.data());
+      t[m] = s.t;
+      ++m;
+    }
+  }
+  return corners(base, active, t, m, out);
+}
+
 namespace {
 
 // FNV-1a, a word at a time (the hash only groups candidates; same_lookup decides).
@@ -180,6 +202,32 @@ std::uint64_t GridPlan::lookup_hash() const {
   for (std::uint32_t c : dense_) f.add(c);
   for (std::uint32_t c : sparse_cells_) f.add(c);
   return f.h;
+}
+
+std::size_t GridPlan::cubism_weights(const float* values, const float* epsilon, CellWeight* out) const {
+  if (cells_ == 0) return 0;
+  if (axes_.empty()) {
+    out[0] = {0, 1.0f};
+    return 1;
+  }
+  constexpr std::size_t kMaxActive = 64;
+  std::uint32_t active[kMaxActive];
+  float t[kMaxActive];
+  std::size_t m = 0;
+  std::uint64_t base = 0;
+  for (const AxisPlan& a : axes_) {
+    const CubismSpan s = span_cubism(a.keys, values[a.parameter], epsilon[a.parameter]);
+    if (s.outside) return kOutside;
+    base += s.lo * a.stride;
+    if (s.t != 0.0f && m < kMaxActive) {
+      active[m] = static_cast<std::uint32_t>(&a - axes_.data());
+      t[m] = s.t;
+      ++m;
+    }
+  }
+  // The corners in the same order and with the same float products as weights(), which are
+  // the Core's (a corner of weight 0, which only an underflow could give, adds nothing either way).
+  return corners(base, active, t, m, out);
 }
 
 std::int64_t GridPlan::floor_cell(const float* values) const {

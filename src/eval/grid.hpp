@@ -27,6 +27,18 @@ Span span_exact(std::span<const float> keys, float value);
 // With keyform snapping (kKeySnap).
 Span span_snapped(std::span<const float> keys, float value);
 
+// Cubism's lookup (docs/RUNTIME.md, "Cubism's rules"), with the parameter's epsilon
+// 0.1^decimals: within epsilon of a key the value is that key; between two keys it
+// interpolates (not when they lie closer than 1.5 epsilon); below the first key or above the
+// last by epsilon or more it is outside the keys, which hides the object. A single key
+// holds only within epsilon of it.
+struct CubismSpan {
+  std::uint32_t lo = 0;
+  float t = 0;  // toward key lo + 1; 0 on a key
+  bool outside = false;
+};
+CubismSpan span_cubism(std::span<const float> keys, float value, float epsilon);
+
 struct CellWeight {
   std::uint32_t cell;
   float weight;
@@ -55,6 +67,11 @@ class GridPlan {
   std::size_t weights(const float* values, CellWeight* out) const;
   // The cell at or below [values] on every axis (flags hold until the next key), or -1.
   std::int64_t floor_cell(const float* values) const;
+  // The same weights under Cubism's lookup (span_cubism, [epsilon] per parameter), in the same
+  // corner order; the first is the corner at every lower key. kOutside when a value lies
+  // outside its axis' keys.
+  static constexpr std::size_t kOutside = static_cast<std::size_t>(-1);
+  std::size_t cubism_weights(const float* values, const float* epsilon, CellWeight* out) const;
 
   // Grids that give the same weights at every pose (the same axes, keys and cell numbering:
   // a mesh's keyforms and its opacity and draw-order channels, as Cubism keys them, or
@@ -70,6 +87,8 @@ class GridPlan {
  private:
   void build(const std::vector<Axis>& axes, const std::vector<std::uint16_t>& coords, std::size_t cells);
   std::int64_t find(std::uint64_t dense) const;
+  // The corners of the interpolating axes [active] (weights [t]) from the cell number [base].
+  std::size_t corners(std::uint64_t base, const std::uint32_t* active, const float* t, std::size_t m, CellWeight* out) const;
 
   std::vector<AxisPlan> axes_;
   std::size_t cells_ = 0;

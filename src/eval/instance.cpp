@@ -6,6 +6,7 @@
 
 #include "base/same_bits.hpp"
 #include "base/sized.hpp"
+#include "eval/cubism_evaluate.hpp"
 #include "eval/evaluate.hpp"
 #include "eval/state.hpp"
 #include "ext/advanced.hpp"
@@ -26,7 +27,8 @@ float clamp01(float v) { return std::isfinite(v) ? std::clamp(v, 0.0f, 1.0f) : 1
 void apply_host_layer(const Model& model, InstanceState& s) {
   const std::size_t meshes = s.opacity.size();
   const std::size_t parts = s.part_opacity.size();
-  if (s.any_part_opacity || s.any_animation_part_opacity) {
+  // Under Cubism's rules the part opacities are the core's own input (evaluate_cubism).
+  if (!model.plan().cubism && (s.any_part_opacity || s.any_animation_part_opacity)) {
     for (std::size_t m = 0; m < meshes; ++m) {
       float factor = 1.0f;
       std::int32_t part = model.mesh_part(static_cast<std::uint32_t>(m));
@@ -64,8 +66,10 @@ void track_changes(const Model& model, InstanceState& s) {
   for (std::size_t k = 0; k < s.render_order.size(); ++k) s.place[s.render_order[k]] = static_cast<std::int32_t>(k);
   const auto& plan = model.plan();
   InstanceState::Shown& shown = s.shown;
+  // Cubism's visible flag: drawn and an opacity other than 0.
+  const bool cubism = plan.cubism;
   for (std::size_t m = 0; m < n; ++m) {
-    const bool visible = s.place[m] >= 0 && s.opacity[m] > 0.0f;
+    const bool visible = s.place[m] >= 0 && (cubism ? s.opacity[m] != 0.0f : s.opacity[m] > 0.0f);
     std::uint32_t bits = visible ? kMeshVisible : 0;
     const std::span<const float> now(s.vertices.data() + plan.meshes[m].vertex_offset, std::size_t{plan.meshes[m].vertex_count} * 2);
     const std::span<const float> before(shown.vertices.data() + plan.meshes[m].vertex_offset, now.size());
@@ -73,7 +77,7 @@ void track_changes(const Model& model, InstanceState& s) {
       bits |= kMeshVisibilityChanged | kMeshOpacityChanged | kMeshDrawOrderChanged | kMeshRenderOrderChanged |
               kMeshVerticesChanged | kMeshColorsChanged;
     } else {
-      const bool was_visible = shown.place[m] >= 0 && shown.opacity[m] > 0.0f;
+      const bool was_visible = shown.place[m] >= 0 && (cubism ? shown.opacity[m] != 0.0f : shown.opacity[m] > 0.0f);
       if (visible != was_visible) bits |= kMeshVisibilityChanged;
       if (!same_bits(s.opacity[m], shown.opacity[m])) bits |= kMeshOpacityChanged;
       if (!same_bits(s.draw_order[m], shown.draw_order[m])) bits |= kMeshDrawOrderChanged;
@@ -110,7 +114,8 @@ Instance::Instance(std::shared_ptr<const Model> model) : model_(std::move(model)
   s.current = s.values;
   sized(s.normalized, rig.parameters.size());
   sized(s.cells, plan.max_cells);
-  s.weight_cache.init(plan.weight_offsets);
+  s.weight_cache.init(plan.weight_offsets, plan.cubism ? plan.cubism_plan.epsilon.data() : nullptr);
+  if (plan.cubism) eval::init_cubism_state(rig, plan, s);
   sized(s.evaluated, rig.parameters.size());
   sized(s.changed, rig.parameters.size());
   sized(s.deformer_dirty, rig.deformers.size());
@@ -173,6 +178,11 @@ void Instance::evaluate_values(std::span<const float> values, float dt) {
 std::span<const float> Instance::vertices(std::uint32_t mesh) const {
   const auto& mp = model_->plan().meshes[mesh];
   return {state_->vertices.data() + mp.vertex_offset, std::size_t{mp.vertex_count} * 2};
+}
+std::span<const float> Instance::model_vertices(std::uint32_t mesh) const {
+  if (!model_->plan().cubism) return {};
+  const auto& mp = model_->plan().meshes[mesh];
+  return {state_->cubism.model_vertices.data() + mp.vertex_offset, std::size_t{mp.vertex_count} * 2};
 }
 float Instance::opacity(std::uint32_t mesh) const { return state_->opacity[mesh]; }
 float Instance::draw_order(std::uint32_t mesh) const { return state_->draw_order[mesh]; }

@@ -6,6 +6,7 @@
 #include "base/keyed_sort.hpp"
 #include "base/sized.hpp"
 #include "eval/channels.hpp"
+#include "eval/cubism_evaluate.hpp"
 #include "eval/forms.hpp"
 #include "eval/frames.hpp"
 #include "eval/plan.hpp"
@@ -355,6 +356,8 @@ ModelResult Model::create(std::shared_ptr<const Rig> rig_ptr) {
 
   sized(p.glues, rig.glues.size());
   for (std::size_t i = 0; i < rig.glues.size(); ++i) p.glues[i].channels = plan_channels(rig.glues[i].channels);
+  p.cubism = rig.rules == CoreRules::Cubism;
+  if (p.cubism) plan_cubism(rig, p);
   plan_cell_tables(rig, p);
   plan_reads(rig, p);
   share_grids(p);

@@ -96,7 +96,16 @@ struct DrawGroupPlan {
   std::uint32_t sort_offset = 0;  // into InstanceState::sort_scratch
 };
 
+// What evaluation under Cubism's rules (eval/cubism_evaluate.cpp) needs beyond the rest.
+struct CubismPlan {
+  std::vector<float> epsilon;             // per parameter: 0.1^decimals, the key snap
+  std::vector<std::uint32_t> part_order;  // every part after its parent
+  std::vector<std::uint32_t> group_meshes;  // per draw group: the meshes in it and below
+};
+
 struct ModelPlan {
+  bool cubism = false;  // the rig evaluates by Cubism's rules; then [cubism_plan] is filled
+  CubismPlan cubism_plan;
   std::vector<ParameterPlan> parameters;
   std::vector<float> default_values;  // normalised
   std::vector<DeformerPlan> deformers;  // DEFM's, then BONE's virtual bones

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "base/keyed_sort.hpp"
+#include "eval/cubism_frames.hpp"
 #include "eval/grid.hpp"
 #include "eval/plan.hpp"
 #include "eval/weights.hpp"
@@ -33,6 +34,29 @@ struct Frame {
   // double (build_warp_cells), so a point costs three loads and two multiply-adds. Null:
   // the points are read from [points].
   const double* cells = nullptr;
+};
+
+}  // namespace p2l::eval
+
+namespace p2l::eval {
+
+// Evaluation under Cubism's rules: what it keeps per instance. The Core evaluates in place,
+// so some of its results depend on what an earlier update left (glue against a hidden mesh's
+// last vertices, a glue's last intensity inside its keys, a rotation probe's last direction):
+// those live here and are reproduced.
+struct CubismState {
+  std::vector<CubismFrame> frames;
+  std::vector<std::uint8_t> deformer_on, part_on, mesh_on;
+  std::vector<float> deformer_opacity;
+  std::vector<Rgb> deformer_multiply, deformer_screen;
+  std::vector<float> part_input;    // the part opacities the evaluation starts from (host, animation)
+  std::vector<float> part_opacity;  // their products down the part tree
+  std::vector<float> vertices;      // moc space (model units, y down); a hidden mesh keeps its last
+  std::vector<float> model_vertices;  // the Core's output: model units, y up
+  std::vector<float> glue_intensity;  // the last inside its keys (0 before)
+  std::vector<std::int32_t> render_orders;  // per mesh, as csmGetDrawableRenderOrders
+  std::vector<std::int32_t> draw_orders;    // per mesh, as csmGetDrawableDrawOrders
+  float probe_direction[2] = {0.0f, 0.0f};
 };
 
 }  // namespace p2l::eval
@@ -94,6 +118,9 @@ struct InstanceState {
   float animation_opacity = 1;
   std::vector<float> animation_part_opacity;
   bool any_animation_part_opacity = false;
+
+  // Under Cubism's rules (ModelPlan::cubism): the Core's state.
+  eval::CubismState cubism;
 
   // Advanced mode (p2l_set_advanced): null while every feature is off.
   std::unique_ptr<ext::AdvancedState, ext::AdvancedDeleter> advanced;

@@ -19,14 +19,19 @@ namespace p2l::eval {
 // An instance's cached weights, one slot per shared grid (ModelPlan::weight_slots).
 class WeightCache {
  public:
-  // [offsets]: the plan's slot offsets (slots + 1 entries), which outlive the cache.
-  void init(std::span<const std::size_t> offsets);
+  // [offsets]: the plan's slot offsets (slots + 1 entries), which outlive the cache. With
+  // [epsilon] (one per parameter, outliving the cache) the lookups are Cubism's.
+  void init(std::span<const std::size_t> offsets, const float* epsilon = nullptr);
   // Forgets every slot: the next lookups are at new values.
   void invalidate();
 
   std::span<const CellWeight> get(const GridPlan& grid, const float* values);
+  // Cubism's lookup: also whether a value lies outside its keys (then no weights).
+  std::span<const CellWeight> get(const GridPlan& grid, const float* values, bool& outside);
 
  private:
+  static constexpr std::uint32_t kOutside = 0xFFFFFFFFu;
+  const float* epsilon_ = nullptr;
   std::span<const std::size_t> offsets_;
   std::vector<std::uint32_t> stamp_, count_;
   std::vector<CellWeight> weights_;
@@ -43,6 +48,30 @@ struct Weigher {
   std::span<const CellWeight> operator()(const GridPlan& grid) const {
     if (cache && grid.slot() != GridPlan::kNoSlot) return cache->get(grid, values);
     return {scratch, grid.weights(values, scratch)};
+  }
+};
+
+// The same under Cubism's lookup (GridPlan::cubism_weights): [outside] is set, never
+// cleared, when the pose lies outside the grid's keys.
+struct CubismWeigher {
+  const float* values;
+  const float* epsilon;
+  CellWeight* scratch;
+  WeightCache* cache = nullptr;
+
+  std::span<const CellWeight> operator()(const GridPlan& grid, bool& outside) const {
+    if (cache && grid.slot() != GridPlan::kNoSlot) {
+      bool out = false;
+      const auto w = cache->get(grid, values, out);
+      outside |= out;
+      return w;
+    }
+    const std::size_t n = grid.cubism_weights(values, epsilon, scratch);
+    if (n == GridPlan::kOutside) {
+      outside = true;
+      return {};
+    }
+    return {scratch, n};
   }
 };
 

@@ -48,6 +48,7 @@ bool parse_chunk(ChunkId id, const format::ChunkBytes& c, const std::vector<std:
                  format::RecordOffsets& offsets, Error& error) {
   format::ByteReader br(c.bytes, c.entry.tag, c.decompressed ? 0 : c.entry.offset, !c.decompressed);
   format::RecordReader rr(br, &strings, c.owner, &offsets);
+  rr.set_version(c.entry.version);
   offsets.begin(id, br);
   switch (id) {
     case ChunkId::STRS: break;  // read before every other chunk
@@ -86,6 +87,25 @@ bool parse_chunk(ChunkId id, const format::ChunkBytes& c, const std::vector<std:
     if (error.code == ErrorCode::Truncated) error.message = "record reads past the end of the chunk: " + error.message;
     return false;
   }
+  return true;
+}
+
+// The core geometry chunks evaluate by one set of rules: all at version 1 (the format's own)
+// or all at version 2 (the Cubism Core's). GLUE may be absent.
+bool core_rules(const std::array<const format::ChunkBytes*, format::kChunkIdCount>& known, Rig& rig, Error& error) {
+  constexpr ChunkId kRuled[] = {ChunkId::CANV, ChunkId::PARM, ChunkId::DEFM, ChunkId::PART,
+                                ChunkId::MESH, ChunkId::GLUE, ChunkId::DRAW};
+  const format::ChunkBytes* first = known[static_cast<std::size_t>(ChunkId::CANV)];
+  for (ChunkId id : kRuled) {
+    const format::ChunkBytes* c = known[static_cast<std::size_t>(id)];
+    if (!c || c->entry.version == first->entry.version) continue;
+    error = make_error(ErrorCode::BadStructure, c->entry.tag, static_cast<std::int64_t>(c->entry.offset),
+                       message("chunk {} is version {} but CANV is version {}: the core chunks CANV PARM DEFM PART MESH "
+                               "GLUE DRAW must all be version 1 (the format's rules) or all version 2 (Cubism's rules)",
+                               c->entry.tag, c->entry.version, first->entry.version));
+    return false;
+  }
+  rig.rules = first->entry.version == 2 ? CoreRules::Cubism : CoreRules::Original;
   return true;
 }
 
@@ -129,6 +149,8 @@ bool load_v2(std::span<const std::uint8_t> file, const std::shared_ptr<const voi
       return false;
     }
   }
+
+  if (!core_rules(known, rig, error)) return false;
 
   std::vector<std::string> strings;
   {

@@ -251,6 +251,7 @@ void RecordReader::canvas(Canvas& c) {
   c.origin_x = r_.f32("canvas originX");
   c.origin_y = r_.f32("canvas originY");
   c.pixels_per_unit = r_.f32("canvas pixelsPerUnit");
+  if (version_ >= 2) c.y_up = r_.u8("canvas flags") & 1;
 }
 
 void RecordReader::parameters(std::vector<Parameter>& out) {
@@ -268,6 +269,7 @@ void RecordReader::parameters(std::vector<Parameter>& out) {
     std::uint8_t flags = r_.u8("parameter flags");
     p.blend = flags & 1;
     p.repeat = flags & 2;
+    if (version_ >= 2) p.decimals = r_.u8("parameter decimals");
   }
 }
 
@@ -463,6 +465,7 @@ void RecordReader::parts(std::vector<Part>& out) {
     std::uint8_t flags = r_.u8("part flags");
     p.visible = flags & 1;
     p.sketch = flags & 2;
+    if (version_ >= 2) p.enabled = !(flags & 4);
     p.group_mode = r_.u8("part groupMode");
     p.draw_order = r_.i32("part drawOrder");
     std::uint32_t children = r_.count(5, "part child");
@@ -551,6 +554,7 @@ void RecordReader::glues(std::vector<Glue>& out) {
       p.weight_b = r_.f32("glue weightB");
     }
     channels(g.channels);
+    if (version_ >= 2) bindings(g.shapes, [&] { return GlueShape{r_.f32("glue blend intensity")}; });
   }
 }
 
@@ -565,6 +569,7 @@ void RecordReader::draw_group(std::vector<DrawGroup>& out, int depth) {
   DrawGroup g;
   g.part = r_.i32("draw group part");
   g.draw_order = r_.i32("draw group drawOrder");
+  if (version_ >= 2) g.floor_order = r_.i32("draw group floorOrder");
   channels(g.channels);
   if (r_.flag("draw group hasComposite")) composite(g.composite.emplace());
   std::uint32_t n = r_.count(5, "draw node");

@@ -44,6 +44,9 @@ class RecordReader {
 
   bool ok() const { return r_.ok(); }
   ByteReader& bytes() { return r_; }
+  // The chunk version the next records are laid out in (version 1 sections: 1). Version 2
+  // of the core geometry chunks is the Cubism rules' layout (docs/FORMAT.md section 8.13).
+  void set_version(std::uint16_t version) { version_ = version; }
 
   // Whole chunks (version 2) or sections (version 1).
   void canvas(Canvas& c);
@@ -104,6 +107,7 @@ class RecordReader {
   const std::vector<std::string>* strings_;
   std::shared_ptr<const void> owner_;
   RecordOffsets* offsets_;
+  std::uint16_t version_ = 1;
 };
 
 // STRS: u32 count, u32 offsets[count + 1], UTF-8 blob.

@@ -126,6 +126,7 @@ void RecordWriter::canvas(const Canvas& c) {
   w_.f32(c.origin_x);
   w_.f32(c.origin_y);
   w_.f32(c.pixels_per_unit);
+  if (cubism_) w_.u8(c.y_up ? 1 : 0);
 }
 
 void RecordWriter::parameters(const std::vector<Parameter>& list) {
@@ -137,6 +138,7 @@ void RecordWriter::parameters(const std::vector<Parameter>& list) {
     w_.f32(p.max);
     w_.f32(p.default_value);
     w_.u8(static_cast<std::uint8_t>((p.blend ? 1 : 0) | (p.repeat ? 2 : 0)));
+    if (cubism_) w_.u8(p.decimals);
   }
 }
 
@@ -261,7 +263,7 @@ void RecordWriter::parts(const std::vector<Part>& list) {
   for (const Part& p : list) {
     str(p.id);
     name(p.name);
-    w_.u8(static_cast<std::uint8_t>((p.visible ? 1 : 0) | (p.sketch ? 2 : 0)));
+    w_.u8(static_cast<std::uint8_t>((p.visible ? 1 : 0) | (p.sketch ? 2 : 0) | (cubism_ && !p.enabled ? 4 : 0)));
     w_.u8(p.group_mode);
     w_.i32(p.draw_order);
     w_.u32(static_cast<std::uint32_t>(p.children.size()));
@@ -328,6 +330,7 @@ void RecordWriter::glues(const std::vector<Glue>& list) {
       w_.f32(p.weight_b);
     }
     channels(g.channels);
+    if (cubism_) bindings(g.shapes, [&](const GlueShape& s) { w_.f32(s.intensity); });
   }
 }
 
@@ -335,6 +338,7 @@ void RecordWriter::draw_group(const std::vector<DrawGroup>& groups, std::size_t 
   const DrawGroup& g = groups[index];
   w_.i32(g.part);
   w_.i32(g.draw_order);
+  if (cubism_) w_.i32(g.floor_order);
   channels(g.channels);
   w_.flag(g.composite.has_value());
   if (g.composite) composite(*g.composite);

@@ -42,6 +42,9 @@ class RecordWriter {
   // The first string given that is not valid UTF-8, or empty.
   const std::string& invalid_utf8() const { return invalid_utf8_; }
 
+  // Version 2 layouts of the core geometry chunks, for a rig under Cubism's rules.
+  void set_cubism_layout(bool on) { cubism_ = on; }
+
   void canvas(const Canvas& c);
   void parameters(const std::vector<Parameter>& list);
   void deformers(const std::vector<Deformer>& list);
@@ -91,6 +94,7 @@ class RecordWriter {
   StringPool* pool_;
   const WriteOptions& options_;
   std::vector<std::string>& dropped_;
+  bool cubism_ = false;
 };
 
 }  // namespace p2l::format

@@ -55,6 +55,7 @@ class Validator {
     parts_ = rig_.parts.size();
     meshes_ = rig_.meshes.size();
     core();
+    if (ok()) rules();
     if (ok()) information();
     if (ok()) extensions();
     if (ok()) attached();
@@ -255,6 +256,7 @@ class Validator {
           fail(where, ErrorCode::BadReference, "{}: pairs vertex {} with {}, past its meshes' {} and {} vertices", p.a,
                p.b, va, vb);
       channels(g.channels, where);
+      bindings(g.shapes, where, [](const GlueShape&) {});
     }
     if (ok()) draw_tree();
     for (std::size_t i = 0; i < rig_.textures.size() && ok(); ++i) {
@@ -288,6 +290,43 @@ class Validator {
       const Where where{ChunkId::ROLE, i, "role", i, &rig_.roles[i].role};
       for (auto p : rig_.roles[i].parameters) ref(p, parameters_, "parameter", where);
     }
+  }
+
+  // What only one set of core rules can carry (docs/FORMAT.md section 8.13): the version-1
+  // layouts have no field for Cubism's, and Cubism's rules have no extension hooks.
+  void rules() {
+    if (rig_.rules != CoreRules::Original && rig_.rules != CoreRules::Cubism)
+      return fail(ChunkId::CANV, kNoRecord, ErrorCode::BadStructure, "unknown core rules");
+    if (rig_.rules == CoreRules::Cubism) {
+      if (!(rig_.canvas.pixels_per_unit > 0.0f))
+        fail(ChunkId::CANV, kNoRecord, ErrorCode::BadStructure,
+             "under Cubism's rules the root is in model units: pixelsPerUnit must be above 0");
+      if (rig_.bones || rig_.skins || rig_.colliders || rig_.simulations)
+        fail(rig_.bones ? ChunkId::BONE : rig_.skins ? ChunkId::SKIN : rig_.colliders ? ChunkId::COLL : ChunkId::SIMS,
+             kNoRecord, ErrorCode::BadStructure,
+             "the extension chunks hook into the format's own rules; a rig under Cubism's rules (core chunks "
+             "version 2) cannot carry them");
+      return;
+    }
+    if (rig_.canvas.y_up)
+      fail(ChunkId::CANV, kNoRecord, ErrorCode::BadStructure, "a canvas whose root points y up needs Cubism's rules (CANV version 2)");
+    for (std::size_t i = 0; i < rig_.parameters.size() && ok(); ++i)
+      if (rig_.parameters[i].decimals != 3)
+        fail(Where{ChunkId::PARM, i, "parameter", i, &rig_.parameters[i].id}, ErrorCode::BadStructure,
+             "{}: {} decimal places need Cubism's rules (PARM version 2); the format's own snap within 0.001",
+             rig_.parameters[i].decimals);
+    for (std::size_t i = 0; i < rig_.parts.size() && ok(); ++i)
+      if (!rig_.parts[i].enabled)
+        fail(Where{ChunkId::PART, i, "part", i, &rig_.parts[i].id}, ErrorCode::BadStructure,
+             "{}: a disabled part needs Cubism's rules (PART version 2)");
+    for (std::size_t i = 0; i < rig_.glues.size() && ok(); ++i)
+      if (!rig_.glues[i].shapes.empty())
+        fail(Where{ChunkId::GLUE, i, "glue", i, &rig_.glues[i].id}, ErrorCode::BadStructure,
+             "{}: blend shapes on glue need Cubism's rules (GLUE version 2)");
+    for (std::size_t i = 0; i < rig_.draw_groups.size() && ok(); ++i)
+      if (rig_.draw_groups[i].floor_order != 0)
+        fail(ChunkId::DRAW, i, ErrorCode::BadStructure,
+             message("draw group {}: a floor order needs Cubism's rules (DRAW version 2)", i));
   }
 
   void segments(const std::vector<CurveSegment>& list, const Where& where) {

@@ -25,6 +25,20 @@ bool uses_vertical_physics(const Rig& rig) {
   return false;
 }
 
+// The core geometry chunks, whose version says which rules they evaluate by.
+bool ruled(ChunkId id) {
+  switch (id) {
+    case ChunkId::CANV:
+    case ChunkId::PARM:
+    case ChunkId::DEFM:
+    case ChunkId::PART:
+    case ChunkId::MESH:
+    case ChunkId::GLUE:
+    case ChunkId::DRAW: return true;
+    default: return false;
+  }
+}
+
 // Which optional chunks this rig needs; the core ones are always written.
 bool has_content(const Rig& rig, ChunkId id) {
   switch (id) {
@@ -168,13 +182,15 @@ void write_v2(const Rig& rig, const WriteOptions& options, WriteResult& result) 
     if (!has_content(rig, id)) continue;
     format::ByteWriter& buffer = buffers.emplace_back();
     format::RecordWriter w(buffer, &pool, options, result.dropped);
+    const bool cubism = rig.rules == CoreRules::Cubism && ruled(id);
+    w.set_cubism_layout(cubism);
     write_records(w, rig, id);
     if (!w.invalid_utf8().empty()) return refuse_string(result, id, w.invalid_utf8());
     if (buffer.non_finite()) return refuse_non_finite(result, id);
     OutChunk c;
     c.tag = std::string(format::tag_of(id));
     c.required = format::spec(id).core;
-    c.version = id == ChunkId::PHYS && uses_vertical_physics(rig) ? 2 : 1;
+    c.version = (id == ChunkId::PHYS && uses_vertical_physics(rig)) || cubism ? 2 : 1;
     chunks.push_back(std::move(c));
     owners.push_back(&buffer);
   }
@@ -230,6 +246,13 @@ WriteResult write(const Rig& rig, const WriteOptions& options) {
   }
   result.error = format::validate_rig(rig, nullptr);
   if (!result.error.ok()) return result;
+  if (options.version == 1 && rig.rules == CoreRules::Cubism) {
+    // Version 1 has no chunk versions, so nothing in it could say which rules to evaluate by.
+    result.error = {ErrorCode::WriteUnsupported, "", -1, false,
+                    "this rig evaluates by Cubism's rules (core chunks version 2), which the version-1 layout cannot "
+                    "carry: write version 2"};
+    return result;
+  }
   if (options.version == 1)
     write_v1(rig, options, result);
   else

@@ -82,7 +82,11 @@ struct Context {
   Rgb screen_color(std::uint32_t entry) const { return {f.f32(111, entry), f.f32(112, entry), f.f32(113, entry)}; }
 };
 
-// The stages after the objects are built (rig.deformers, meshes, parts, glues filled).
+// The whole rig under Cubism's rules (moc3_cubism.cpp).
+void build_cubism_rig(const File& f, const Bindings& b, const Objects& o, const BlendShapes& bs, const KeyformColors& kc,
+                      ImportResult& result);
+
+// The original rules' stages after the objects are built (rig.deformers, meshes, parts, glues filled).
 void compose_mesh_tables(Context& c);  // mesh colours and opacity, glue intensity: moc3_tables.cpp
 void add_blend_shapes(Context& c);     // moc3_shapes.cpp
 

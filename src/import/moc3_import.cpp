@@ -46,6 +46,51 @@ void flag(const Context& c, Channels& out, ChannelType type, const KeyformRange&
 }
 
 }  // namespace
+
+// Draw-order groups: the moc numbers a group after its owner, p2lrt's draw tree lists
+// groups in pre-order (each followed by its subtree), so they are renumbered by a walk from
+// the root. A group owned by a part object carries that part, whose draw order sorts it, and
+// the moc group's minimum draw order, where Cubism sorts a hidden child.
+void build_draw_tree(const Objects& o, bool floor_orders, Rig& rig, ImportReport& report) {
+  rig.draw_groups.clear();
+  if (o.draw_groups.empty()) rig.draw_groups.emplace_back();
+  // An explicit stack, not recursion: a hostile file may nest groups as deep as it is long.
+  struct Visit {
+    std::uint32_t group;
+    std::int32_t part, parent;  // parent: its index in rig.draw_groups, -1 for the root
+    std::size_t slot;           // its entry among the parent's children
+  };
+  std::vector<std::uint8_t> seen(o.draw_groups.size(), 0);
+  std::vector<Visit> stack;
+  if (!o.draw_groups.empty()) stack.push_back({0, -1, -1, 0});
+  while (!stack.empty()) {
+    const Visit v = stack.back();
+    stack.pop_back();
+    const auto at = static_cast<std::uint32_t>(rig.draw_groups.size());
+    rig.draw_groups.emplace_back();
+    rig.draw_groups[at].part = v.part;
+    if (floor_orders) rig.draw_groups[at].floor_order = static_cast<std::int32_t>(o.draw_groups[v.group].min_order);
+    if (v.parent >= 0) rig.draw_groups[static_cast<std::size_t>(v.parent)].children[v.slot].index = at;
+    seen[v.group] = 1;
+    const std::size_t first_child = stack.size();
+    for (const auto& obj : o.draw_groups[v.group].objects) {
+      auto& children = rig.draw_groups[at].children;
+      if (!obj.part) {
+        children.push_back({DrawChildKind::Mesh, obj.index});
+      } else if (!seen[static_cast<std::size_t>(obj.group)]) {  // a group owned twice is drawn once
+        seen[static_cast<std::size_t>(obj.group)] = 1;
+        stack.push_back({static_cast<std::uint32_t>(obj.group), static_cast<std::int32_t>(obj.index), static_cast<std::int32_t>(at),
+                         children.size()});
+        children.push_back({DrawChildKind::Group, 0});
+      }
+    }
+    std::reverse(stack.begin() + static_cast<std::ptrdiff_t>(first_child), stack.end());  // first child on top
+  }
+  for (std::size_t g = 1; g < seen.size(); ++g)
+    if (!seen[g]) report.dropped.push_back("draw-order group " + std::to_string(g) + " is owned by no part object and is not drawn");
+
+}
+
 }  // namespace moc3
 
 using moc3::BlendShapes;
@@ -56,9 +101,10 @@ using moc3::KeyformColors;
 using moc3::Objects;
 using moc3::flag;
 using moc3::scalar;
+using moc3::build_draw_tree;
 using namespace moc3_slots;
 
-ImportResult import_moc3(std::span<const std::uint8_t> bytes) {
+ImportResult import_moc3(std::span<const std::uint8_t> bytes, const Moc3ImportOptions& options) {
   ImportResult result;
   File f;
   Bindings bindings;
@@ -69,6 +115,11 @@ ImportResult import_moc3(std::span<const std::uint8_t> bytes) {
       !Objects::read(f, bindings, o, result.error) || !BlendShapes::read(f, o, blend, result.error) ||
       !KeyformColors::read(f, o, colors, result.error))
     return result;
+  if (options.rules == CoreRules::Cubism) {
+    moc3::build_cubism_rig(f, bindings, o, blend, colors, result);
+    result.error = validate(result.rig);
+    return result;
+  }
   Rig& rig = result.rig;
   Context in{f, bindings, o, blend, colors, rig, result.report, {}, {}, std::size_t{1} << 22};
   const auto& c = f.canvas();
@@ -220,44 +271,7 @@ ImportResult import_moc3(std::span<const std::uint8_t> bytes) {
     rig.glues.push_back(std::move(out));
   }
 
-  // Draw-order groups: the moc numbers a group after its owner, p2lrt's draw tree lists
-  // groups in pre-order (each followed by its subtree), so they are renumbered by a walk from
-  // the root. A group owned by a part object carries that part, whose draw order sorts it.
-  rig.draw_groups.clear();
-  if (o.draw_groups.empty()) rig.draw_groups.emplace_back();
-  // An explicit stack, not recursion: a hostile file may nest groups as deep as it is long.
-  struct Visit {
-    std::uint32_t group;
-    std::int32_t part, parent;  // parent: its index in rig.draw_groups, -1 for the root
-    std::size_t slot;           // its entry among the parent's children
-  };
-  std::vector<std::uint8_t> seen(o.draw_groups.size(), 0);
-  std::vector<Visit> stack;
-  if (!o.draw_groups.empty()) stack.push_back({0, -1, -1, 0});
-  while (!stack.empty()) {
-    const Visit v = stack.back();
-    stack.pop_back();
-    const auto at = static_cast<std::uint32_t>(rig.draw_groups.size());
-    rig.draw_groups.emplace_back();
-    rig.draw_groups[at].part = v.part;
-    if (v.parent >= 0) rig.draw_groups[static_cast<std::size_t>(v.parent)].children[v.slot].index = at;
-    seen[v.group] = 1;
-    const std::size_t first_child = stack.size();
-    for (const auto& obj : o.draw_groups[v.group].objects) {
-      auto& children = rig.draw_groups[at].children;
-      if (!obj.part) {
-        children.push_back({DrawChildKind::Mesh, obj.index});
-      } else if (!seen[static_cast<std::size_t>(obj.group)]) {  // a group owned twice is drawn once
-        seen[static_cast<std::size_t>(obj.group)] = 1;
-        stack.push_back({static_cast<std::uint32_t>(obj.group), static_cast<std::int32_t>(obj.index), static_cast<std::int32_t>(at),
-                         children.size()});
-        children.push_back({DrawChildKind::Group, 0});
-      }
-    }
-    std::reverse(stack.begin() + static_cast<std::ptrdiff_t>(first_child), stack.end());  // first child on top
-  }
-  for (std::size_t g = 1; g < seen.size(); ++g)
-    if (!seen[g]) result.report.dropped.push_back("draw-order group " + std::to_string(g) + " is owned by no part object and is not drawn");
+  build_draw_tree(o, false, rig, result.report);
 
   compose_mesh_tables(in);
   // Blend shapes measure from the default pose, so they come last, over finished objects.

@@ -10,6 +10,7 @@
 
 #include "import/moc3_bindings.hpp"
 #include "import/moc3_file.hpp"
+#include "p2l/import.hpp"
 
 namespace p2l::moc3 {
 
@@ -87,5 +88,10 @@ struct Objects {
 
   static bool read(const File& file, const Bindings& bindings, Objects& out, Error& error);
 };
+
+// The moc3's draw-order groups as p2lrt's draw tree (rig.draw_groups, pre-order), with each
+// group's minimum draw order as its floor when [floor_orders] (Cubism's rules). Reports groups
+// no part owns.
+void build_draw_tree(const Objects& o, bool floor_orders, Rig& rig, ImportReport& report);
 
 }  // namespace p2l::moc3

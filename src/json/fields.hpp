@@ -46,6 +46,7 @@ void fields(V& v, S& s) {
   v("origin_x", s.origin_x);
   v("origin_y", s.origin_y);
   v("pixels_per_unit", s.pixels_per_unit);
+  v("y_up", s.y_up);
 }
 
 template <class V, Is<Parameter> S>
@@ -57,6 +58,7 @@ void fields(V& v, S& s) {
   v("default_value", s.default_value);
   v("blend", s.blend);
   v("repeat", s.repeat);
+  v("decimals", s.decimals);
 }
 
 template <class V, Is<Axis> S>
@@ -142,6 +144,11 @@ void fields(V& v, S& s) {
   v("screen", s.screen);
 }
 
+template <class V, Is<GlueShape> S>
+void fields(V& v, S& s) {
+  v("intensity", s.intensity);
+}
+
 template <class V, Is<Deformer> S>
 void fields(V& v, S& s) {
   v("kind", s.kind);
@@ -190,6 +197,7 @@ void fields(V& v, S& s) {
   v("name", s.name);
   v("visible", s.visible);
   v("sketch", s.sketch);
+  v("enabled", s.enabled);
   v("group_mode", s.group_mode);
   v("draw_order", s.draw_order);
   v("children", s.children);
@@ -243,6 +251,7 @@ void fields(V& v, S& s) {
   v("intensity", s.intensity);
   v("pairs", s.pairs);
   v("channels", s.channels);
+  v("shapes", s.shapes);
 }
 
 template <class V, Is<DrawChild> S>
@@ -255,6 +264,7 @@ template <class V, Is<DrawGroup> S>
 void fields(V& v, S& s) {
   v("part", s.part);
   v("draw_order", s.draw_order);
+  v("floor_order", s.floor_order);
   v("channels", s.channels);
   v("composite", s.composite);
   v("children", s.children);
@@ -630,6 +640,7 @@ void fields(V& v, S& s) {
 template <class V, Is<Rig> S>
 void fields(V& v, S& s) {
   v("names_stripped", s.names_stripped);
+  v("rules", s.rules);
   v("canvas", s.canvas);
   v("parameters", s.parameters);
   v("deformers", s.deformers);

@@ -168,6 +168,7 @@ constexpr Named<ChannelType> kChannelTypes[] = {{ChannelType::DrawOrder, "draw_o
                                                 {ChannelType::GlueIntensity, "glue_intensity"}};
 constexpr Named<ChannelKind> kChannelKinds[] = {
     {ChannelKind::Scalar, "scalar"}, {ChannelKind::Color, "color"}, {ChannelKind::Flag, "flag"}};
+constexpr Named<CoreRules> kCoreRules[] = {{CoreRules::Original, "original"}, {CoreRules::Cubism, "cubism"}};
 constexpr Named<DeformerKind> kDeformerKinds[] = {{DeformerKind::Warp, "warp"}, {DeformerKind::Rotation, "rotation"}};
 constexpr Named<ChildKind> kChildKinds[] = {{ChildKind::Part, "part"}, {ChildKind::Mesh, "mesh"}};
 constexpr Named<DrawChildKind> kDrawChildKinds[] = {{DrawChildKind::Group, "group"}, {DrawChildKind::Mesh, "mesh"}};
@@ -191,6 +192,7 @@ constexpr Named<ClipCurveTarget> kClipCurveTargets[] = {{ClipCurveTarget::PartOp
 // Chosen by overloading on the enum type.
 std::span<const Named<ChannelType>> names_of(ChannelType) { return kChannelTypes; }
 std::span<const Named<ChannelKind>> names_of(ChannelKind) { return kChannelKinds; }
+std::span<const Named<CoreRules>> names_of(CoreRules) { return kCoreRules; }
 std::span<const Named<DeformerKind>> names_of(DeformerKind) { return kDeformerKinds; }
 std::span<const Named<ChildKind>> names_of(ChildKind) { return kChildKinds; }
 std::span<const Named<DrawChildKind>> names_of(DrawChildKind) { return kDrawChildKinds; }

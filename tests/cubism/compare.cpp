@@ -4,11 +4,13 @@
 // visibility, and once the constant data (masks, blend and culling flags, textures).
 //
 //   p2l_cubism_compare MODEL CORE_PREFIX [--name NAME] [--row] [--vertex-bound X]
-//                      [--opacity-bound X] [--color-bound X] [--quiet]
+//                      [--opacity-bound X] [--color-bound X] [--rules original] [--quiet]
 //
 // MODEL is a .model3.json (imported with its side files) or a .moc3. Prints the worst case
 // of each quantity with where it happened; with --row, also one Markdown table row. Exits 1
-// when a bound is exceeded or anything discrete differs.
+// when a bound is exceeded or anything discrete differs. With --rules original the model is
+// imported under the format's own rules (which clamp every opacity level to [0, 1]), and
+// opacities are compared with the Core's capped at 1.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -42,7 +44,7 @@ struct Worst {
 
 int main(int argc, char** argv) {
   double vertex_bound = 1e-5, opacity_bound = 3e-7, color_bound = 3e-7;
-  bool row = false, quiet = false;
+  bool row = false, quiet = false, original = false;
   std::string name;
   std::vector<std::string> files;
   for (int i = 1; i < argc; ++i) {
@@ -53,21 +55,25 @@ int main(int argc, char** argv) {
     else if (a == "--color-bound") color_bound = number();
     else if (a == "--row") row = true;
     else if (a == "--quiet") quiet = true;
+    else if (a == "--rules" && i + 1 < argc) original = std::string(argv[++i]) == "original";
     else if (a == "--name" && i + 1 < argc) name = argv[++i];
     else files.push_back(a);
   }
   if (files.size() != 2) {
     std::fprintf(stderr, "usage: p2l_cubism_compare MODEL.model3.json|MODEL.moc3 CORE_PREFIX [--name NAME] [--row] "
-                         "[--vertex-bound X] [--opacity-bound X] [--color-bound X] [--quiet]\n");
+                         "[--vertex-bound X] [--opacity-bound X] [--color-bound X] [--rules original] [--quiet]\n");
     return 2;
   }
   if (name.empty()) name = files[0];
   p2l::ImportResult imported;
+  const p2l::CoreRules rules = original ? p2l::CoreRules::Original : p2l::CoreRules::Cubism;
   if (files[0].size() > 5 && files[0].ends_with(".moc3")) {
     const auto moc = read(files[0]);
-    imported = p2l::import_moc3(std::span(reinterpret_cast<const std::uint8_t*>(moc.data()), moc.size()));
+    imported = p2l::import_moc3(std::span(reinterpret_cast<const std::uint8_t*>(moc.data()), moc.size()), {rules});
   } else {
-    imported = p2l::import_cubism(files[0]);
+    p2l::CubismImportOptions options;
+    options.rules = rules;
+    imported = p2l::import_cubism(files[0], options);
   }
   if (!imported) {
     std::fprintf(stderr, "%s: import failed: %s\n", name.c_str(), imported.error.to_string().c_str());
@@ -118,7 +124,7 @@ int main(int argc, char** argv) {
   }
 
   Worst vertex, opacity, color;
-  std::size_t visibility = 0, draw_order = 0, render_order = 0, poses = 0, shown = 0;
+  std::size_t visibility = 0, draw_order = 0, render_order = 0, poses = 0, shown = 0, floats_total = 0, floats_exact = 0;
   const auto& core_poses = core["poses"];
   for (std::size_t k = 0; k < core_poses.size(); ++k) {
     const auto& pose = core_poses[k];
@@ -140,11 +146,16 @@ int main(int argc, char** argv) {
       const bool ours = (in.changes(m) & p2l::kMeshVisible) != 0;
       if (visible) {
         ++shown;
+        const auto units = in.model_vertices(m);  // Cubism's rules: the Core's own numbers
         for (std::size_t i = 0; i + 1 < v.size(); i += 2) {
-          const double x = (double(v[i]) - ox) / ppu, y = -(double(v[i + 1]) - oy) / ppu;
+          const double x = units.empty() ? (double(v[i]) - ox) / ppu : units[i];
+          const double y = units.empty() ? -(double(v[i + 1]) - oy) / ppu : units[i + 1];
           vertex.see(std::max(std::fabs(x - at[i]), std::fabs(y - at[i + 1])), k, m);
+          floats_total += 2;
+          floats_exact += (x == at[i]) + (y == at[i + 1]);
         }
-        opacity.see(std::fabs(double(in.opacity(m)) - core_opacity[m]), k, m);
+        const double core_value = original ? std::min<double>(core_opacity[m], 1.0) : core_opacity[m];
+        opacity.see(std::fabs(double(in.opacity(m)) - core_value), k, m);
         for (int c = 0; c < 3; ++c) {
           color.see(std::fabs(double(in.multiply(m)[c]) - core_multiply[4 * m + c]), k, m);
           color.see(std::fabs(double(in.screen(m)[c]) - core_screen[4 * m + c]), k, m);
@@ -175,15 +186,17 @@ int main(int argc, char** argv) {
                   visibility == 0 && draw_order == 0 && render_order == 0 && constants == 0 && poses > 0;
   std::printf("%s: %zu poses x %zu drawables against Cubism Core %s (moc3 version %d)\n", name.c_str(), poses, nd,
               core["core"].get<std::string>().c_str(), core["mocVersion"].get<int>());
-  std::printf("  vertex   %.3g units%s; bound %.3g\n", vertex.value, where(vertex).c_str(), vertex_bound);
+  std::printf("  vertex   %.3g units%s; bound %.3g; %.4f%% of the coordinates equal to the bit\n", vertex.value,
+              where(vertex).c_str(), vertex_bound, floats_total ? 100.0 * double(floats_exact) / double(floats_total) : 0.0);
   std::printf("  opacity  %.3g%s; bound %.3g\n", opacity.value, where(opacity).c_str(), opacity_bound);
   std::printf("  colours  %.3g%s; bound %.3g\n", color.value, where(color).c_str(), color_bound);
   std::printf("  visibility %zu, draw order %zu (of %zu shown), render order %zu poses, constant data %zu\n", visibility,
               draw_order, shown, render_order, constants);
   std::printf("  %s\n", ok ? "PASS" : "FAIL");
   if (row)
-    std::printf("| %s | %d | %zu | %.2g | %.2g | %.2g | %zu | %zu | %zu | %zu | %s |\n", name.c_str(),
-                core["mocVersion"].get<int>(), poses, vertex.value, opacity.value, color.value, visibility, draw_order,
-                render_order, constants, ok ? "pass" : "FAIL");
+    std::printf("| %s | %d | %zu | %.2g | %.4f%% | %.2g | %.2g | %zu | %zu | %zu | %zu | %s |\n", name.c_str(),
+                core["mocVersion"].get<int>(), poses, vertex.value,
+                floats_total ? 100.0 * double(floats_exact) / double(floats_total) : 0.0, opacity.value, color.value,
+                visibility, draw_order, render_order, constants, ok ? "pass" : "FAIL");
   return ok ? 0 : 1;
 }

@@ -32,9 +32,10 @@ void print_report(const p2l::ImportReport& report) {
 
 }  // namespace
 
-int import_cubism(const std::string& in_path, const std::string& out_path, bool external_textures) {
+int import_cubism(const std::string& in_path, const std::string& out_path, bool external_textures, p2l::CoreRules rules) {
   p2l::CubismImportOptions options;
   options.external_textures = external_textures;
+  options.rules = rules;
   p2l::ImportResult imported = p2l::import_cubism(in_path, options);
   if (!imported) {
     const p2l::Error& e = imported.error;

@@ -140,6 +140,11 @@ int main(int argc, char** argv) {
   import->add_option("-o,--output", out_path, "The output .p2lrt")->required();
   import->add_flag("--external-textures", external_textures,
                    "Refer to the PNG files (paths relative to the output) instead of embedding them");
+  std::string import_rules = "cubism";
+  import->add_option("--rules", import_rules,
+                     "cubism (the default): evaluate exactly as the Cubism Core (core chunks version 2); original: the "
+                     "format's own rules, which the original runtime reads too, with the approximations reported")
+      ->check(CLI::IsMember({"cubism", "original"}));
 
   p2lrt::RenderOptions render_options;
   auto* render = app.add_subcommand("render", "Draw a pose, or an animation, into PNG files");
@@ -176,7 +181,9 @@ int main(int argc, char** argv) {
     auto rig = load_or_report(in_path, bytes, false, true);
     return rig ? write_rig(*rig, convert_flags, out_path) : 1;
   }
-  if (*import) return p2lrt::import_cubism(in_path, out_path, external_textures);
+  if (*import)
+    return p2lrt::import_cubism(in_path, out_path, external_textures,
+                                import_rules == "original" ? p2l::CoreRules::Original : p2l::CoreRules::Cubism);
   if (*render) return p2lrt::render(render_options);
   if (*bench) return p2lrt::bench(bench_options);
   if (*evaluate) {

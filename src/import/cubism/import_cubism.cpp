@@ -15,8 +15,8 @@ namespace {
 namespace fs = std::filesystem;
 
 // The moc3's core chunks; its report lines and errors are prefixed with its file.
-void read_moc3(const std::vector<std::uint8_t>& bytes, const std::string& file, ImportResult& result) {
-  ImportResult moc = import_moc3(bytes);
+void read_moc3(const std::vector<std::uint8_t>& bytes, const std::string& file, CoreRules rules, ImportResult& result) {
+  ImportResult moc = import_moc3(bytes, {rules});
   if (!moc) {
     Failure f{moc.error};
     f.error.message = file + ": " + f.error.message;
@@ -92,7 +92,7 @@ void import_model3(const fs::path& path, const CubismImportOptions& options, Imp
   const Document settings = parse_document(name, sources.read_path(path, name));
   const Node root(settings);
   const Model3 m = read_model3(root, result.report);
-  read_moc3(sources.read(m.moc), m.moc, result);
+  read_moc3(sources.read(m.moc), m.moc, options.rules, result);
   for (const std::string& t : m.textures)
     result.rig.textures.push_back(read_texture(sources.read(t), t, options.external_textures));
   side_file(sources, m.physics, read_physics3, result);
@@ -111,10 +111,10 @@ void import_model3(const fs::path& path, const CubismImportOptions& options, Imp
   finish(sources, name, result.rig);
 }
 
-void import_bare_moc3(const fs::path& path, ImportResult& result) {
+void import_bare_moc3(const fs::path& path, const CubismImportOptions& options, ImportResult& result) {
   const std::string name = path.filename().string();
   Sources sources(path.parent_path());
-  read_moc3(sources.read_path(path, name), name, result);
+  read_moc3(sources.read_path(path, name), name, options.rules, result);
   finish(sources, name, result.rig);
 }
 
@@ -127,7 +127,7 @@ ImportResult import_cubism(const std::filesystem::path& model, const CubismImpor
     if (model.extension() == ".json")
       cubism::import_model3(model, options, result);
     else
-      cubism::import_bare_moc3(model, result);
+      cubism::import_bare_moc3(model, options, result);
   });
   if (!result.error.ok()) result.rig = Rig{};
   return result;

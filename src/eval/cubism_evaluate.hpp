@@ -1,0 +1,27 @@
+// Evaluation under Cubism's rules (Rig::rules == CoreRules::Cubism, core chunks version 2):
+// the same outputs as evaluate_core, computed as the official Cubism Core computes a moc3 —
+// keys snapping per parameter, objects hidden outside their keys, part opacity in the
+// core, deformer colours composed down to meshes, blend shapes as deltas weighed by the
+// smallest of their limits, and Cubism's single-precision order of operations throughout.
+// docs/RUNTIME.md, "Cubism's rules", states each rule.
+#pragma once
+
+#include "eval/plan.hpp"
+#include "eval/state.hpp"
+#include "p2l/eval.hpp"
+
+namespace p2l::eval {
+
+// Fills p.cubism_plan (Model::create, for a rig under Cubism's rules).
+void plan_cubism(const Rig& rig, ModelPlan& p);
+// Sizes s.cubism (Instance's constructor).
+void init_cubism_state(const Rig& rig, const ModelPlan& p, InstanceState& s);
+// Evaluates s.current into s's outputs (vertices in canvas pixels, opacities, colours, draw
+// and render orders) and the Core's own outputs in s.cubism.
+void evaluate_cubism(const Model& model, InstanceState& s);
+
+// A parameter's value as the Core evaluates it: wrapped into [min, max) when it repeats, else
+// clamped; a value that is not a number takes the default.
+float cubism_normalize(const Parameter& p, float value);
+
+}  // namespace p2l::eval

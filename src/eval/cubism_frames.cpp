@@ -1,0 +1,194 @@
+// The formulas here are the ones whose float results equal the official Core's, found by
+// comparing candidate orders of operations with Core 5.1 on the official samples and on
+// third-party models (docs/IMPORT.md, "How the rules were measured"); each is pinned by the
+// fixtures in tests/cubism/fixtures. Changing an order of operations changes the bits.
+#include "eval/cubism_frames.hpp"
+
+#include <cstddef>
+
+#include "base/cubism_math.hpp"
+
+namespace p2l::eval {
+namespace {
+
+constexpr float kPi = 3.14159265358979f;  // the float nearest pi
+
+struct Pt {
+  float x, y;
+};
+
+[[gnu::always_inline]] inline Pt lattice(const CubismFrame& f, std::uint32_t c, std::uint32_t r) {
+  const std::size_t i = (static_cast<std::size_t>(r) * (f.columns + 1) + c) * 2;
+  return {f.points[i], f.points[i + 1]};
+}
+
+Pt affine(const CubismFrame& f, float u, float v) {
+  return {f.origin_x + u * f.eu_x + v * f.ev_x, f.origin_y + u * f.eu_y + v * f.ev_y};
+}
+
+// The ring of virtual cells around the lattice blends its triangles by edges from a corner,
+// unlike the cells inside (cubism_map_warp), which weigh their corners.
+Pt ring_triangle(Pt p00, Pt p10, Pt p01, Pt p11, float fu, float fv) {
+  if (fu + fv <= 1.0f)
+    return {p00.x + (p10.x - p00.x) * fu + (p01.x - p00.x) * fv, p00.y + (p10.y - p00.y) * fu + (p01.y - p00.y) * fv};
+  return {p11.x + (p01.x - p11.x) * (1.0f - fu) + (p10.x - p11.x) * (1.0f - fv),
+          p11.y + (p01.y - p11.y) * (1.0f - fu) + (p10.y - p11.y) * (1.0f - fv)};
+}
+
+// The lattice cell a coordinate in (0, 1) falls in along an axis of n cells, and where in it.
+void cell_of(float w, std::uint32_t n, std::uint32_t& cell, float& frac) {
+  const float g = w * static_cast<float>(n);
+  cell = static_cast<std::uint32_t>(g);
+  if (cell >= n) cell = n - 1;
+  frac = g - static_cast<float>(cell);
+}
+
+[[gnu::noinline]] Pt outside(const CubismFrame& f, float u, float v) {
+  if (u <= -2.0f || u >= 3.0f || v <= -2.0f || v >= 3.0f) return affine(f, u, v);
+  const std::uint32_t cols = f.columns, rows = f.rows;
+  const float fc = static_cast<float>(cols), fr = static_cast<float>(rows);
+  Pt p00, p10, p01, p11;
+  float fu, fv;
+  std::uint32_t cu = 0, cv = 0;
+  if (u <= 0.0f) {
+    fu = (u + 2.0f) / 2.0f;
+    if (v <= 0.0f) {
+      fv = (v + 2.0f) / 2.0f;
+      p00 = affine(f, -2.0f, -2.0f), p10 = affine(f, 0.0f, -2.0f), p01 = affine(f, -2.0f, 0.0f), p11 = lattice(f, 0, 0);
+    } else if (v < 1.0f) {
+      cell_of(v, rows, cv, fv);
+      p00 = affine(f, -2.0f, static_cast<float>(cv) / fr), p10 = lattice(f, 0, cv);
+      p01 = affine(f, -2.0f, static_cast<float>(cv + 1) / fr), p11 = lattice(f, 0, cv + 1);
+    } else {
+      fv = (v - 1.0f) / 2.0f;
+      p00 = affine(f, -2.0f, 1.0f), p10 = lattice(f, 0, rows), p01 = affine(f, -2.0f, 3.0f), p11 = affine(f, 0.0f, 3.0f);
+    }
+  } else if (u < 1.0f) {
+    cell_of(u, cols, cu, fu);
+    if (v <= 0.0f) {
+      fv = (v + 2.0f) / 2.0f;
+      p00 = affine(f, static_cast<float>(cu) / fc, -2.0f), p10 = affine(f, static_cast<float>(cu + 1) / fc, -2.0f);
+      p01 = lattice(f, cu, 0), p11 = lattice(f, cu + 1, 0);
+    } else {
+      fv = (v - 1.0f) / 2.0f;
+      p00 = lattice(f, cu, rows), p10 = lattice(f, cu + 1, rows);
+      p01 = affine(f, static_cast<float>(cu) / fc, 3.0f), p11 = affine(f, static_cast<float>(cu + 1) / fc, 3.0f);
+    }
+  } else {
+    fu = (u - 1.0f) / 2.0f;
+    if (v <= 0.0f) {
+      fv = (v + 2.0f) / 2.0f;
+      p00 = affine(f, 1.0f, -2.0f), p10 = affine(f, 3.0f, -2.0f), p01 = lattice(f, cols, 0), p11 = affine(f, 3.0f, 0.0f);
+    } else if (v < 1.0f) {
+      cell_of(v, rows, cv, fv);
+      p00 = lattice(f, cols, cv), p10 = affine(f, 3.0f, static_cast<float>(cv) / fr);
+      p01 = lattice(f, cols, cv + 1), p11 = affine(f, 3.0f, static_cast<float>(cv + 1) / fr);
+    } else {
+      fv = (v - 1.0f) / 2.0f;
+      p00 = lattice(f, cols, rows), p10 = affine(f, 3.0f, 1.0f), p01 = affine(f, 1.0f, 3.0f), p11 = affine(f, 3.0f, 3.0f);
+    }
+  }
+  return ring_triangle(p00, p10, p01, p11, fu, fv);
+}
+
+}  // namespace
+
+void cubism_finish_warp(CubismFrame& f) {
+  const Pt c00 = lattice(f, 0, 0), c10 = lattice(f, f.columns, 0);
+  const Pt c01 = lattice(f, 0, f.rows), c11 = lattice(f, f.columns, f.rows);
+  const float d1x = c11.x - c00.x, d1y = c11.y - c00.y, d2x = c10.x - c01.x, d2y = c10.y - c01.y;
+  f.eu_x = (d1x + d2x) * 0.5f;
+  f.eu_y = (d1y + d2y) * 0.5f;
+  f.ev_x = (d1x - d2x) * 0.5f;
+  f.ev_y = (d1y - d2y) * 0.5f;
+  f.origin_x = (c00.x + c10.x + c01.x + c11.x) * 0.25f - d1x * 0.5f;
+  f.origin_y = (c00.y + c10.y + c01.y + c11.y) * 0.25f - d1y * 0.5f;
+}
+
+void cubism_map_warp(const CubismFrame& f, float u, float v, float& x, float& y) {
+  if (!(u >= 0.0f && u < 1.0f && v >= 0.0f && v < 1.0f)) {
+    const Pt p = outside(f, u, v);
+    x = p.x;
+    y = p.y;
+    return;
+  }
+  std::uint32_t cu, cv;
+  float fu, fv;
+  cell_of(u, f.columns, cu, fu);
+  cell_of(v, f.rows, cv, fv);
+  const Pt p00 = lattice(f, cu, cv), p10 = lattice(f, cu + 1, cv), p01 = lattice(f, cu, cv + 1), p11 = lattice(f, cu + 1, cv + 1);
+  if (f.bilinear) {
+    const float a = 1.0f - fu, b = 1.0f - fv;
+    x = p00.x * a * b + p10.x * fu * b + p01.x * a * fv + p11.x * fu * fv;
+    y = p00.y * a * b + p10.y * fu * b + p01.y * a * fv + p11.y * fu * fv;
+  } else if (fu + fv <= 1.0f) {
+    const float w = 1.0f - fu - fv;
+    x = p00.x * w + p10.x * fu + p01.x * fv;
+    y = p00.y * w + p10.y * fu + p01.y * fv;
+  } else {
+    const float a = 1.0f - fu, b = 1.0f - fv, w = fv - a;
+    x = p11.x * w + p01.x * a + p10.x * b;
+    y = p11.y * w + p01.y * a + p10.y * b;
+  }
+}
+
+void cubism_map_points(const CubismFrame& f, float* xy, std::size_t n) {
+  if (f.warp) {
+    for (std::size_t j = 0; j + 1 < n; j += 2) cubism_map_warp(f, xy[j], xy[j + 1], xy[j], xy[j + 1]);
+  } else {
+    for (std::size_t j = 0; j + 1 < n; j += 2) cubism_map_rotation(f, xy[j], xy[j + 1], xy[j], xy[j + 1]);
+  }
+}
+
+CubismFrame cubism_rotation(const RotationInput& in, const CubismFrame* parent, float last_direction[2]) {
+  CubismFrame f;
+  f.warp = false;
+  f.reflect_x = in.reflect_x;
+  f.reflect_y = in.reflect_y;
+  if (!parent) {
+    f.x = in.x;
+    f.y = in.y;
+    f.angle = in.angle + in.base_angle;
+    f.scale = in.scale;
+  } else {
+    // The turn the parent gives a short "up" probe at the origin: 0.1 in a warp's unit
+    // square, 10 local units under a rotation.
+    const float probe = parent->warp ? -0.1f : -10.0f;
+    float tx, ty;
+    cubism_map(*parent, in.x, in.y, tx, ty);
+    float k = 1.0f;
+    bool found = false;
+    for (int tries = 0; tries < 10 && !found; ++tries, k *= 0.1f) {
+      float ax, ay;
+      cubism_map(*parent, in.x, in.y + k * probe, ax, ay);
+      if (ax - tx != 0.0f || ay - ty != 0.0f) {
+        last_direction[0] = ax - tx;
+        last_direction[1] = ay - ty;
+        found = true;
+        break;
+      }
+      cubism_map(*parent, in.x, in.y - k * probe, ax, ay);
+      if (ax - tx != 0.0f || ay - ty != 0.0f) {
+        last_direction[0] = -(ax - tx);
+        last_direction[1] = -(ay - ty);
+        found = true;
+      }
+    }
+    float turn = cubism_math::atan2(last_direction[1], last_direction[0]) - cubism_math::atan2(probe, 0.0f);
+    while (turn < -kPi) turn += 2 * kPi;
+    while (turn > kPi) turn -= 2 * kPi;
+    f.x = tx;
+    f.y = ty;
+    f.angle = (in.angle + turn * 180.0f / kPi) + in.base_angle;
+    f.scale = in.scale * parent->inherited_scale;
+  }
+  const float radians = f.angle * kPi / 180.0f;
+  f.sin = cubism_math::sin(radians);
+  f.cos = cubism_math::cos(radians);
+  f.scaled_sin = f.scale * f.sin;
+  f.scaled_cos = f.scale * f.cos;
+  f.inherited_scale = f.scale;
+  return f;
+}
+
+}  // namespace p2l::eval
