@@ -500,17 +500,9 @@ class Generator {
     float lo_product = 1, ratio_product = 1;
     std::string levels;
     for (int level = 0; level < depth; ++level) {
-      if (level > 0 && rng_.chance(0.45f)) {
-        const Binding axes = full_axis();
-        parent = add_deformer(true, parent, &axes);
-        m_.deformers[static_cast<std::size_t>(parent)].part = part;
-        levels += " W" + std::to_string(parent);
-        chain_.push_back(parent);
-      }
-      const Binding axes = full_axis();
-      const int r = add_deformer(false, parent, &axes);
+      if (level > 0 && rng_.chance(0.45f)) chain_.push_back(parent = chain_link(true, parent, part, levels));
+      const int r = chain_link(false, parent, part, levels);
       Deformer& d = m_.deformers[static_cast<std::size_t>(r)];
-      d.part = part;
       const bool last = level == depth - 1;
       const float lo = last ? lowest / lo_product : kTypical[depth] * rng_.range(0.6f, 1.6f);
       const float ratio = last ? highest / lowest / ratio_product : rng_.range(1.3f, 3.0f);
@@ -525,31 +517,33 @@ class Generator {
           d.y[k] = oy + rng_.range(-0.01f, 0.01f);
         }
       }
-      levels += " R" + std::to_string(r);
       chain_.push_back(r);
       parent = r;
     }
     // The compensator, under RD or under a warp below RD.
-    if (rng_.chance(0.5f)) {
-      const Binding axes = full_axis();
-      parent = add_deformer(true, parent, &axes);
-      m_.deformers[static_cast<std::size_t>(parent)].part = part;
-      levels += " W" + std::to_string(parent);
-    }
-    const Binding axes = full_axis();
-    const int comp = add_deformer(false, parent, &axes);
+    if (rng_.chance(0.5f)) parent = chain_link(true, parent, part, levels);
+    const int comp = chain_link(false, parent, part, levels);
     Deformer& c = m_.deformers[static_cast<std::size_t>(comp)];
-    c.part = part;
     const float back = 0.3f / std::sqrt(lowest * highest);
     const float low = back * rng_.range(0.8f, 1.0f), high = back * rng_.range(1.0f, 1.25f);
     set_scales(c, low, high);
     char note[200];
-    std::snprintf(note, sizeof note, "tiny-scale chain%s, scale product %.3g .. %.3g, compensator R%d x %.3g", levels.c_str(),
+    std::snprintf(note, sizeof note, "tiny-scale chain%s, scale product %.3g .. %.3g, then R%d (x %.3g)", levels.c_str(),
                   static_cast<double>(lowest), static_cast<double>(highest), comp, static_cast<double>(back));
     m_.notes.push_back(note);
     extra_meshes_.push_back({comp, part});
     extra_meshes_.push_back({comp, part});
     extra_meshes_.push_back({chain_[static_cast<std::size_t>(rng_.below(static_cast<int>(chain_.size())))], part});
+  }
+
+  // One link of a feature's chain: a deformer under [parent] in [part], keyed over a whole range
+  // (never hidden); its name goes onto [levels] for the dump.
+  int chain_link(bool warp, int parent, int part, std::string& levels) {
+    const Binding axes = full_axis();
+    const int i = add_deformer(warp, parent, &axes);
+    m_.deformers[static_cast<std::size_t>(i)].part = part;
+    levels += (warp ? " W" : " R") + std::to_string(i);
+    return i;
   }
 
   // Keyform scales from [lo] (keyform 0) to [hi] (the last), geometric in between.
@@ -566,18 +560,9 @@ class Generator {
     int parent = -1;
     std::string levels;
     for (int level = 0; level < depth; ++level) {
-      if (level > 0 && f_.rot_under_warp && rng_.chance(0.3f)) {
-        const Binding axes = full_axis();
-        parent = add_deformer(true, parent, &axes);
-        m_.deformers[static_cast<std::size_t>(parent)].part = part;
-        levels += " W" + std::to_string(parent);
-      }
-      const Binding axes = full_axis();
-      const int r = add_deformer(false, parent, &axes);
-      Deformer& d = m_.deformers[static_cast<std::size_t>(r)];
-      d.part = part;
-      d.base_angle = big_angle();
-      levels += " R" + std::to_string(r);
+      if (level > 0 && f_.rot_under_warp && rng_.chance(0.3f)) parent = chain_link(true, parent, part, levels);
+      const int r = chain_link(false, parent, part, levels);
+      m_.deformers[static_cast<std::size_t>(r)].base_angle = big_angle();
       if (level > 0 && rng_.chance(0.5f)) extra_meshes_.push_back({r, part});
       parent = r;
     }
