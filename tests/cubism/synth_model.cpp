@@ -1628,7 +1628,9 @@ std::string describe(const Model& m) {
     if (d.warp)
       s += " " + std::to_string(d.cols) + "x" + std::to_string(d.rows) + (d.quad ? " quad" : "");
     else
-      s += " base " + num(d.base_angle) + " angle " + list(d.angle) + " scale " + list(d.scale);
+      s += " base " + num(d.base_angle) + " angle " + list(d.angle) + " scale " + list(d.scale) +
+           (std::count(d.reflect_x.begin(), d.reflect_x.end(), true) ? " reflect-x" : "") +
+           (std::count(d.reflect_y.begin(), d.reflect_y.end(), true) ? " reflect-y" : "");
     s += "\n";
   }
   for (std::size_t i = 0; i < m.meshes.size(); ++i) {
@@ -1636,7 +1638,12 @@ std::string describe(const Model& m) {
     s += "mesh " + std::to_string(i) + " parent " + std::to_string(me.parent) + " part " + std::to_string(me.part) +
          (me.enabled ? "" : " DISABLED") + (me.visible ? "" : " invisible") + " flags " + std::to_string(me.flags) +
          " vertices " + std::to_string(me.vertices) + " keys " + axes(me.binding) + " opacity " + list(me.opacity) +
-         " order " + list(me.order) + "\n";
+         " order " + list(me.order);
+    if (!me.masks.empty()) {
+      s += " masks";
+      for (std::int32_t k : me.masks) s += " " + std::to_string(k);
+    }
+    s += "\n";
   }
   for (const Glue& g : m.glues)
     s += "glue " + g.id + " meshes " + std::to_string(g.a) + "-" + std::to_string(g.b) + " pairs " +
