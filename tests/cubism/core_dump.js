@@ -12,6 +12,9 @@
 // and some parameters left at their defaults. With --parts, every third random pose also
 // sets random part opacities (0, 1 or uniform in between).
 //
+// Cores that have it (5.x, 6.x) also run csmHasMocConsistency, the stricter check the official
+// Framework can ask for before loading, and record its answer ("consistent": 1 or 0).
+//
 // Writes OUT_PREFIX.json (the Core's version, the moc version, canvas, parameters with keys,
 // parts, drawables with their constant data, and per pose the values set, the draw orders,
 // render orders and dynamic flags) and OUT_PREFIX.bin: per pose, float32 little-endian, the
@@ -102,6 +105,9 @@ function poseValues(p, count, random) {
   const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length);
   const moc = await ready(Core, buffer);
   if (!moc) throw new Error(`${mocPath}: the Core refuses this moc3`);
+  // Only after the WebAssembly has started (ready() returned): the check needs its memory.
+  const check = Core.Moc.prototype.hasMocConsistency;
+  const consistent = typeof check === 'function' ? (check.call(moc, buffer) ? 1 : 0) : undefined;
   const model = Core.Model.fromMoc(moc);
   const canvas = model.canvasinfo;
   const p = model.parameters, parts = model.parts, d = model.drawables;
@@ -110,6 +116,7 @@ function poseValues(p, count, random) {
   const out = {
     core: `${version >>> 24}.${(version >> 16) & 0xff}.${version & 0xffff}`,
     mocVersion: Core.Version.csmGetMocVersion(moc, buffer),
+    consistent,
     canvas: { width: canvas.CanvasWidth, height: canvas.CanvasHeight, originX: canvas.CanvasOriginX,
               originY: canvas.CanvasOriginY, pixelsPerUnit: canvas.PixelsPerUnit },
     parameters: Array.from({ length: p.count }, (_, i) => ({
@@ -152,7 +159,8 @@ function poseValues(p, count, random) {
   });
   fs.writeFileSync(`${outPrefix}.json`, JSON.stringify(out));
   fs.writeFileSync(`${outPrefix}.bin`, Buffer.concat(chunks));
-  console.error(`core_dump: Core ${out.core}, moc3 version ${out.mocVersion}, ${d.count} drawables, ${values.length} poses -> ${outPrefix}.json, .bin`);
+  const verdict = consistent === undefined ? '' : consistent ? ', consistent' : ', NOT consistent (csmHasMocConsistency)';
+  console.error(`core_dump: Core ${out.core}, moc3 version ${out.mocVersion}${verdict}, ${d.count} drawables, ${values.length} poses -> ${outPrefix}.json, .bin`);
 })().catch((e) => {
   console.error(`core_dump: ${e.message || e}`);
   process.exit(1);

@@ -14,7 +14,7 @@ struct Slot {
   Count count;
 };
 
-// Slots 2..136 (version 1 up to version 4); slot 0 is the count table, slot 1 the canvas.
+// Slots 2..151 (version 1 up to version 5); slot 0 is the count table, slot 1 the canvas.
 constexpr Slot kSlots[] = {
     // 2-9 parts: runtime, ID, keyform binding, first keyform, keyform count, visible, enabled, parent
     {1, 'r', kParts}, {1, 'd', kParts}, {1, 'i', kParts}, {1, 'i', kParts}, {1, 'i', kParts}, {1, 'b', kParts},
@@ -85,13 +85,28 @@ constexpr Slot kSlots[] = {
     {4, 'i', kBlendShapeConstraintIndices}, {4, 'i', kBlendShapeConstraints}, {4, 'i', kBlendShapeConstraints},
     {4, 'i', kBlendShapeConstraints}, {4, 'f', kBlendShapeConstraintValues},
     {4, 'f', kBlendShapeConstraintValues},
+    // 137-142 (version 5) multiply and screen colour entry of every warp, rotation and art-mesh
+    // keyform (regular and blend-shape keyforms alike)
+    {5, 'i', kWarpKeyforms}, {5, 'i', kWarpKeyforms}, {5, 'i', kRotationKeyforms}, {5, 'i', kRotationKeyforms},
+    {5, 'i', kArtMeshKeyforms}, {5, 'i', kArtMeshKeyforms},
+    // 143-145 blend shapes on parts, 146-148 on rotations, 149-151 on glue: target, first keyform
+    // binding, count
+    {5, 'i', kBlendShapesParts}, {5, 'i', kBlendShapesParts}, {5, 'i', kBlendShapesParts},
+    {5, 'i', kBlendShapesRotations}, {5, 'i', kBlendShapesRotations}, {5, 'i', kBlendShapesRotations},
+    {5, 'i', kBlendShapesGlue}, {5, 'i', kBlendShapesGlue}, {5, 'i', kBlendShapesGlue},
 };
 constexpr int kFirstSlot = 2;
 constexpr int kLastSlot = kFirstSlot + static_cast<int>(std::size(kSlots)) - 1;
-static_assert(kLastSlot == 136, "slots 2..136");
+static_assert(kLastSlot == 151, "slots 2..151");
 
-constexpr std::size_t kHeaderSize = 64, kTableSlots = 160, kCountTableAt = 1984, kCountTableSize = 128,
-                      kCanvasSize = 64, kAlign = 64;
+constexpr std::size_t kHeaderSize = 64, kTableSlots = 160, kCountTableAt = 1984, kCanvasSize = 64, kAlign = 64;
+
+// The count table grew from 128 to 256 bytes in version 5 (moc3.md section 2.4), which moves
+// the canvas block and everything after it.
+std::size_t count_table_size(int version) { return version >= 5 ? 256 : 128; }
+std::size_t count_entries(int version) {
+  return version >= 5 ? kCountEntriesV5 : version == 4 ? kBlendShapesParts : kGlueKeyforms + 1;
+}
 
 std::size_t element_size(char type) {
   switch (type) {
@@ -133,24 +148,24 @@ std::vector<std::uint8_t> Writer::build(const Canvas& canvas, std::string& error
     error = id_error_;
     return {};
   }
-  if (version_ < 1 || version_ > 4) {
-    error = "the writer lays out versions 1-4 only";
+  if (version_ < 1 || version_ > 5) {
+    error = "the writer lays out versions 1-5 only";
     return {};
   }
-  const std::size_t count_entries = version_ >= 4 ? kCountEntriesV4 : kGlueKeyforms + 1;
+  const std::size_t entries = count_entries(version_), table_size = count_table_size(version_);
   for (const auto& [slot, array] : arrays_)
     if (slot < kFirstSlot || slot > kLastSlot || kSlots[slot - kFirstSlot].since > version_) {
       error = "slot " + std::to_string(slot) + " is not part of moc3 version " + std::to_string(version_);
       return {};
     }
 
-  std::vector<std::uint8_t> b(kCountTableAt + kCountTableSize + kCanvasSize, 0);
+  std::vector<std::uint8_t> b(kCountTableAt + table_size + kCanvasSize, 0);
   std::memcpy(b.data(), "MOC3", 4);
   b[4] = static_cast<std::uint8_t>(version_);  // b[5] = 0: little endian
   put32(b, kHeaderSize, static_cast<std::uint32_t>(kCountTableAt));
-  put32(b, kHeaderSize + 4, static_cast<std::uint32_t>(kCountTableAt + kCountTableSize));
-  for (std::size_t c = 0; c < count_entries; ++c) put32(b, kCountTableAt + c * 4, counts_[c]);
-  const std::size_t canvas_at = kCountTableAt + kCountTableSize;
+  put32(b, kHeaderSize + 4, static_cast<std::uint32_t>(kCountTableAt + table_size));
+  for (std::size_t c = 0; c < entries; ++c) put32(b, kCountTableAt + c * 4, counts_[c]);
+  const std::size_t canvas_at = kCountTableAt + table_size;
   const float info[5] = {canvas.pixels_per_unit, canvas.origin_x, canvas.origin_y, canvas.width, canvas.height};
   std::memcpy(b.data() + canvas_at, info, sizeof info);
   b[canvas_at + 20] = canvas.flags;

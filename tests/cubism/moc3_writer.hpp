@@ -1,6 +1,7 @@
-// Lays out a .moc3 file (versions 1-4) from per-slot arrays and the count table, as the
+// Lays out a .moc3 file (versions 1-5) from per-slot arrays and the count table, as the
 // Cubism Editor does: 64-byte header, 160-slot offset table, zeroed runtime area up to the
-// count table at 1984, the 128-byte count table, the 64-byte canvas block, then every array
+// count table at 1984, the count table (128 bytes, 256 from version 5), the 64-byte canvas
+// block, then every array
 // of the version in slot order, each on a 64-byte boundary except ID arrays (which follow
 // their runtime-space array directly), runtime spaces zero-filled at 8 bytes an element,
 // empty arrays pointing where the next array would start, the file padded to 64 bytes.
@@ -26,7 +27,9 @@ enum Count : std::uint8_t {
   // version 4 (Cubism 4.2)
   kMultiplyColors, kScreenColors, kBlendShapeParameterBindings, kBlendShapeKeyformBindings, kBlendShapesWarps,
   kBlendShapesArtMeshes, kBlendShapeConstraintIndices, kBlendShapeConstraints, kBlendShapeConstraintValues,
-  kCountEntriesV4
+  // version 5 (Cubism 5.0)
+  kBlendShapesParts, kBlendShapesRotations, kBlendShapesGlue,
+  kCountEntriesV5
 };
 
 struct Canvas {
@@ -58,7 +61,7 @@ class Writer {
   void put(int slot, char type, const void* data, std::size_t bytes);
 
   int version_;
-  std::uint32_t counts_[kCountEntriesV4]{};
+  std::uint32_t counts_[kCountEntriesV5]{};
   struct Array {
     char type;
     std::vector<std::uint8_t> bytes;

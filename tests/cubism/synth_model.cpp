@@ -36,6 +36,10 @@ constexpr FeatureName kFeatureNames[] = {
     {"constraints", &Features::constraints},   {"multi-constraints", &Features::multi_constraints},
     {"blend-ignored", &Features::blend_ignored},
     {"outside", &Features::outside},           {"single-key", &Features::single_key},
+    {"far-outside", &Features::far_outside},   {"tiny-scale", &Features::tiny_scale},
+    {"big-angles", &Features::big_angles},     {"opacity-over-one", &Features::opacity_over_one},
+    {"color-overshoot", &Features::color_overshoot}, {"constraint-extremes", &Features::constraint_extremes},
+    {"decimals", &Features::decimals},         {"blend-everything", &Features::blend_everything},
 };
 // clang-format on
 
@@ -75,6 +79,7 @@ struct Param {
   std::string id;
   float min = 0, max = 1, def = 0;
   bool repeat = false, blend = false;
+  std::uint32_t decimals = 3;  // the Core's snapping distance is 10^-decimals
   std::vector<KeySet> sets;
 };
 struct Axis {
@@ -149,10 +154,18 @@ struct Constraint {
   int param = 0;
   std::vector<std::pair<float, float>> values;  // (parameter value ascending, weight)
 };
+// One blend shape (a blend-shape parameter's keyforms on one object): per key a delta of
+// every channel the target kind has, zero at the base key. Which vectors are filled depends
+// on the kind: warps positions, opacity, colours; meshes positions, opacity, draw order,
+// colours; rotations opacity, angle, origin, scale, colours; parts draw order; glue
+// intensity. Version 4 writes positions, opacity and draw order only.
 struct BlendShape {
   int param = 0, set = 0;
-  std::vector<std::vector<float>> deltas;  // one position delta run per key; zero at the base key
-  std::vector<float> opacity, order;       // deltas per key: zero unless Features::blend_ignored
+  std::vector<std::vector<float>> deltas;  // one position delta run per key
+  std::vector<float> opacity, order;       // version 4: zero unless Features::blend_ignored
+  std::vector<Rgb> multiply, screen;       // version 5
+  std::vector<float> angle, x, y, scale;   // version 5, rotations
+  std::vector<float> intensity;            // version 5, glue
   std::vector<int> constraints;
 };
 
@@ -168,9 +181,13 @@ struct Model {
   std::vector<Mesh> meshes;
   std::vector<Glue> glues;
   std::vector<Constraint> constraints;
-  std::map<int, std::vector<BlendShape>> warp_shapes;  // by warp row
-  std::map<int, std::vector<BlendShape>> mesh_shapes;  // by mesh index
+  std::map<int, std::vector<BlendShape>> warp_shapes;      // by warp row
+  std::map<int, std::vector<BlendShape>> mesh_shapes;      // by mesh index
+  std::map<int, std::vector<BlendShape>> rotation_shapes;  // by rotation row (version 5)
+  std::map<int, std::vector<BlendShape>> part_shapes;      // by part index (version 5)
+  std::map<int, std::vector<BlendShape>> glue_shapes;      // by glue index (version 5)
   int warps = 0, rotations = 0;
+  std::vector<std::string> notes;  // what the special features built, for the dump
 };
 
 std::size_t keyform_count(const Model& m, const Binding& b) {
@@ -185,7 +202,9 @@ std::size_t keyform_count(const Model& m, const Binding& b) {
 
 class Generator {
  public:
-  Generator(std::uint64_t seed, int version, const Features& f) : rng_(seed), version_(version), f_(f) {}
+  Generator(std::uint64_t seed, int version, const Features& f) : rng_(seed), version_(version), f_(f) {
+    if (f_.blend_everything && version_ >= 5) f_.blend = true;  // shapes need blend parameters
+  }
 
   Model run() {
     make_params();
@@ -236,25 +255,58 @@ class Generator {
         // The Editor writes one parameter binding per distinct key list.
         if (p.sets.empty() || p.sets[0].keys != k.keys) p.sets.push_back(std::move(k));
       }
+      if (f_.decimals) decimal_places(p);
       m_.params.push_back(std::move(p));
     }
     normal_params_ = normal;
     if (version_ < 4 || !f_.blend) return;
-    const int blends = rng_.between(1, 2);
+    const bool everything = f_.blend_everything && version_ >= 5;
+    const int blends = everything ? rng_.between(3, 4) : rng_.between(1, 2);
     for (int i = 0; i < blends; ++i) {
       Param p;
       p.id = "ParamBlend" + std::to_string(i);
       p.blend = true;
+      // Blend-everything has both Editor key lists: [0, 1] on base 0 and [-1, 0, 1] on base 1.
+      const int kind = rng_.below(3);
       // clang-format off
-      switch (rng_.below(3)) {
+      switch (everything && i < 2 ? i : kind) {
         case 0: p.min = 0, p.max = 1, p.sets = {KeySet{{0, 1}, 0}}; break;
         case 1: p.min = -1, p.max = 1, p.sets = {KeySet{{-1, 0, 1}, 1}}; break;
         default: p.min = 0, p.max = 1, p.sets = {KeySet{{0, 0.5f, 1}, 0}}; break;
       }
       // clang-format on
       p.def = p.sets[0].keys[static_cast<std::size_t>(p.sets[0].base)];
+      // The blend-shape key lookup has no snapping distance: other decimal places must not matter.
+      if (f_.decimals) p.decimals = kPlaces[rng_.below(static_cast<int>(std::size(kPlaces)))];
       m_.params.push_back(std::move(p));
     }
+  }
+
+  // Features::decimals. The Core snaps a value within eps = 10^-d of a key to it, counts a
+  // value more than eps beyond the end keys as out of range, and does not interpolate
+  // between keys less than 1.5 eps apart; the poses use each parameter's minimum, maximum,
+  // default and keys, so the end keys move inside by up to eps (one exactly eps: the float
+  // rounding of key - eps decides), a close pair of keys is added, and the default lands
+  // near a key.
+  static constexpr std::uint32_t kPlaces[] = {1, 2, 4, 5, 1, 2, 4, 5, 3};
+  void decimal_places(Param& p) {
+    static constexpr float kEpsilon[] = {1, 0.1f, 0.01f, 0.001f, 0.0001f, 0.00001f};
+    static constexpr float kInside[] = {0.25f, 0.6f, 0.95f, 1.0f};         // of eps
+    static constexpr float kGap[] = {0.4f, 0.9f, 1.2f, 1.45f, 1.5f, 2.5f};  // of eps
+    static constexpr float kOff[] = {0.0f, 0.3f, -0.6f, 0.9f, -1.0f, 1.1f};  // of eps
+    p.decimals = kPlaces[rng_.below(static_cast<int>(std::size(kPlaces)))];
+    const float eps = kEpsilon[p.decimals];
+    std::vector<float>& keys = p.sets[0].keys;
+    if (rng_.chance(0.5f)) keys.front() = p.min + kInside[rng_.below(4)] * eps;
+    if (rng_.chance(0.5f)) keys.back() = p.max - kInside[rng_.below(4)] * eps;
+    const float at = snap(p.min + (p.max - p.min) * rng_.range(0.2f, 0.8f), eps);
+    keys.push_back(at);
+    keys.push_back(at + kGap[rng_.below(static_cast<int>(std::size(kGap)))] * eps);
+    std::sort(keys.begin(), keys.end());
+    keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+    if (p.sets.size() > 1 && p.sets[1].keys == keys) p.sets.pop_back();
+    const float key = keys[static_cast<std::size_t>(rng_.below(static_cast<int>(keys.size())))];
+    p.def = std::clamp(key + kOff[rng_.below(static_cast<int>(std::size(kOff)))] * eps, p.min, p.max);
   }
 
   // 0..max_axes axes on distinct normal parameters, each with one of the parameter's key sets.
@@ -274,10 +326,20 @@ class Generator {
     return b;
   }
 
+  // One axis on the key set covering its parameter's whole range: the object is never hidden.
+  Binding full_axis() { return {{rng_.below(normal_params_), 0}}; }
+
   // An opacity for one keyform: 1, or with chance [p_other] a value in [0.2, 1), or
-  // (meshes) sometimes exactly 0, which makes the mesh invisible in the Core.
+  // (meshes) sometimes exactly 0, which makes the mesh invisible in the Core. With
+  // opacity-over-one, a third of the keyforms are slightly to well above 1.
   float opacity(float p_other, bool zero) {
     const float roll = rng_.unit(), value = rng_.range(0.2f, 1.0f);
+    if (f_.opacity_over_one) {
+      static constexpr float kOver[] = {1.00005f, 1.0001f, 1.001f, 1.01f, 1.05f, 1.2f};
+      const bool over = rng_.chance(0.35f);
+      const float pick = rng_.chance(0.5f) ? kOver[rng_.below(6)] : rng_.range(1.00005f, 1.2f);
+      if (over) return pick;
+    }
     if (!f_.opacity || roll >= p_other) return 1.0f;
     return zero && roll < p_other * 0.15f ? 0.0f : value;
   }
@@ -297,6 +359,18 @@ class Generator {
       }
       m_.parts.push_back(std::move(p));
     }
+  }
+
+  // A part that is enabled and visible up to the root, for the structures the features build
+  // (a hidden one would leave nothing to compare); part 0 when there is none.
+  int shown_part() const {
+    for (std::size_t p = 0; p < m_.parts.size(); ++p) {
+      bool shown = true;
+      for (int q = static_cast<int>(p); q >= 0; q = m_.parts[static_cast<std::size_t>(q)].parent)
+        shown &= m_.parts[static_cast<std::size_t>(q)].enabled && m_.parts[static_cast<std::size_t>(q)].visible;
+      if (shown) return static_cast<int>(p);
+    }
+    return 0;
   }
 
   Space space_of(int deformer) const {
@@ -327,51 +401,68 @@ class Generator {
     return out;
   }
 
+  // Appends a deformer of the given kind under [parent] and draws the rest of it (part,
+  // binding unless [axes] is given, keyforms); returns its index.
+  int add_deformer(bool warp, int parent, const Binding* axes) {
+    const int i = static_cast<int>(m_.deformers.size());
+    Deformer d;
+    d.warp = warp;
+    d.id = (d.warp ? "Warp" : "Rotation") + std::to_string(i);
+    d.row = d.warp ? m_.warps++ : m_.rotations++;
+    d.parent = parent;
+    d.part = rng_.below(static_cast<int>(m_.parts.size()));
+    const bool hidden = rng_.chance(0.2f);
+    d.visible = !(hidden && f_.disabled);  // no effect in the Core
+    d.binding = axes ? *axes : binding(2);
+    const std::size_t keyforms = keyform_count(m_, d.binding);
+    const bool faded = rng_.chance(0.4f);
+    for (std::size_t k = 0; k < keyforms; ++k) d.opacity.push_back(opacity(faded ? 0.5f : 0.0f, false));
+    const Space s = space_of(d.parent);
+    if (d.warp) {
+      d.cols = rng_.between(1, 3);
+      d.rows = rng_.between(1, 3);
+      const bool quad = rng_.chance(0.5f);
+      d.quad = quad && f_.quad && version_ >= 2;
+      d.points = grid_keyforms(s, d.cols, d.rows, keyforms, 0.45f, 0.7f);
+    } else {
+      const bool angled = rng_.chance(0.5f);
+      const float base = rng_.range(-30, 30);
+      d.base_angle = angled ? snap(base, 0.5f) : 0.0f;
+      if (f_.big_angles && rng_.chance(0.75f)) d.base_angle = big_angle();
+      const float ox = s.cx + rng_.range(-0.5f, 0.5f) * s.half, oy = s.cy + rng_.range(-0.5f, 0.5f) * s.half;
+      const bool flips = rng_.chance(0.5f);
+      for (std::size_t k = 0; k < keyforms; ++k) {
+        d.angle.push_back(f_.big_angles ? rng_.range(-45, 45) : rng_.range(-25, 25));
+        d.x.push_back(ox + rng_.range(-0.1f, 0.1f) * s.half);
+        d.y.push_back(oy + rng_.range(-0.1f, 0.1f) * s.half);
+        d.scale.push_back(rng_.range(0.8f, 1.2f));
+        const bool rx = rng_.chance(0.35f), ry = rng_.chance(0.35f);
+        d.reflect_x.push_back(rx && flips && f_.reflect);
+        d.reflect_y.push_back(ry && flips && f_.reflect);
+      }
+    }
+    m_.deformers.push_back(std::move(d));
+    return i;
+  }
+
+  float big_angle() {
+    const float sign = rng_.chance(0.5f) ? 1.0f : -1.0f;
+    return sign * snap(rng_.range(160, 179.9f), 0.1f);
+  }
+
   void make_deformers() {
     const int n = rng_.between(1, 5);
     for (int i = 0; i < n; ++i) {
-      Deformer d;
-      d.warp = !f_.rotations || rng_.chance(0.55f);
-      d.id = (d.warp ? "Warp" : "Rotation") + std::to_string(i);
-      d.row = d.warp ? m_.warps++ : m_.rotations++;
+      const bool warp = !f_.rotations || rng_.chance(0.55f);
       // Parent: the root or an earlier deformer (rotations under warps only when allowed).
       std::vector<int> candidates;
       for (int j = 0; j < i; ++j)
-        if (d.warp || f_.rot_under_warp || !m_.deformers[static_cast<std::size_t>(j)].warp) candidates.push_back(j);
+        if (warp || f_.rot_under_warp || !m_.deformers[static_cast<std::size_t>(j)].warp) candidates.push_back(j);
       const bool nest = rng_.chance(0.65f);
+      int parent = -1;
       if (nest && f_.nested_deformers && !candidates.empty())
-        d.parent = candidates[static_cast<std::size_t>(rng_.below(static_cast<int>(candidates.size())))];
-      d.part = rng_.below(static_cast<int>(m_.parts.size()));
-      const bool hidden = rng_.chance(0.2f);
-      d.visible = !(hidden && f_.disabled);  // no effect in the Core
-      d.binding = binding(2);
-      const std::size_t keyforms = keyform_count(m_, d.binding);
-      const bool faded = rng_.chance(0.4f);
-      for (std::size_t k = 0; k < keyforms; ++k) d.opacity.push_back(opacity(faded ? 0.5f : 0.0f, false));
-      const Space s = space_of(d.parent);
-      if (d.warp) {
-        d.cols = rng_.between(1, 3);
-        d.rows = rng_.between(1, 3);
-        const bool quad = rng_.chance(0.5f);
-        d.quad = quad && f_.quad && version_ >= 2;
-        d.points = grid_keyforms(s, d.cols, d.rows, keyforms, 0.45f, 0.7f);
-      } else {
-        const bool angled = rng_.chance(0.5f);
-        const float base = rng_.range(-30, 30);
-        d.base_angle = angled ? snap(base, 0.5f) : 0.0f;
-        const float ox = s.cx + rng_.range(-0.5f, 0.5f) * s.half, oy = s.cy + rng_.range(-0.5f, 0.5f) * s.half;
-        const bool flips = rng_.chance(0.5f);
-        for (std::size_t k = 0; k < keyforms; ++k) {
-          d.angle.push_back(rng_.range(-25, 25));
-          d.x.push_back(ox + rng_.range(-0.1f, 0.1f) * s.half);
-          d.y.push_back(oy + rng_.range(-0.1f, 0.1f) * s.half);
-          d.scale.push_back(rng_.range(0.8f, 1.2f));
-          const bool rx = rng_.chance(0.35f), ry = rng_.chance(0.35f);
-          d.reflect_x.push_back(rx && flips && f_.reflect);
-          d.reflect_y.push_back(ry && flips && f_.reflect);
-        }
-      }
-      m_.deformers.push_back(std::move(d));
+        parent = candidates[static_cast<std::size_t>(rng_.below(static_cast<int>(candidates.size())))];
+      add_deformer(warp, parent, nullptr);
     }
     // At most one hidden subtree a model (more would leave little to compare): a disabled
     // part, an invisible part (its opacity starts at 0) or a disabled deformer, from the later
@@ -384,6 +475,154 @@ class Generator {
       if (what == 0) m_.parts[static_cast<std::size_t>(part)].enabled = false;
       if (what == 1) m_.parts[static_cast<std::size_t>(part)].visible = false;
       if (what == 2) m_.deformers[static_cast<std::size_t>(deformer)].enabled = false;
+    }
+    // The structures of the special features come after the hiding, so they stay shown.
+    if (f_.tiny_scale) make_tiny_chain();
+    if (f_.big_angles) make_angle_chain();
+    if (f_.blend_everything && version_ >= 5) make_blend_structures();
+  }
+
+  // Features::tiny_scale. Rotations R1 (root) .. RD, a warp between two of them now and then,
+  // each keyed on one parameter from scale lo (keyform 0, the parameter's minimum) to hi (the
+  // last keyform): the cumulative scale under RD is the product of the D own scales, at most
+  // 5e-10 with every parameter at its minimum and about 1e-7 at its maximum. RD's children
+  // collapse onto RD's origin in float, so a rotation below it (the compensator, scaled back
+  // up by ~1e8 to a visible size) gets its direction probe through RD back unchanged (the
+  // probe fails: both points round to the same floats) or a few ulps off, depending on the
+  // pose. R1 sits ~0.3 units from the model origin in both axes, where an ulp is ~3e-8.
+  void make_tiny_chain() {
+    const int depth = rng_.between(4, 8);
+    // ~10^(-9.5 / depth): the own scale a level needs for the product to reach ~3e-10.
+    static constexpr float kTypical[] = {0, 0, 0, 0, 4.2e-3f, 1.26e-2f, 2.6e-2f, 4.4e-2f, 6.5e-2f};
+    const float lowest = rng_.range(1, 5) * 1e-10f, highest = rng_.range(0.6f, 2) * 1e-7f;
+    const int part = shown_part();
+    int parent = -1;
+    float lo_product = 1, ratio_product = 1;
+    std::string levels;
+    for (int level = 0; level < depth; ++level) {
+      if (level > 0 && rng_.chance(0.45f)) chain_.push_back(parent = chain_link(true, parent, part, levels));
+      const int r = chain_link(false, parent, part, levels);
+      Deformer& d = m_.deformers[static_cast<std::size_t>(r)];
+      const bool last = level == depth - 1;
+      const float lo = last ? lowest / lo_product : kTypical[depth] * rng_.range(0.6f, 1.6f);
+      const float ratio = last ? highest / lowest / ratio_product : rng_.range(1.3f, 3.0f);
+      lo_product *= lo;
+      ratio_product *= ratio;
+      set_scales(d, lo, lo * ratio);
+      if (parent < 0) {
+        const float sx = rng_.chance(0.5f) ? 1.0f : -1.0f, ox = sx * rng_.range(0.25f, 0.42f);
+        const float sy = rng_.chance(0.5f) ? 1.0f : -1.0f, oy = sy * rng_.range(0.25f, 0.4f);
+        for (std::size_t k = 0; k < d.x.size(); ++k) {
+          d.x[k] = ox + rng_.range(-0.01f, 0.01f);
+          d.y[k] = oy + rng_.range(-0.01f, 0.01f);
+        }
+      }
+      chain_.push_back(r);
+      parent = r;
+    }
+    // The compensator, under RD or under a warp below RD.
+    if (rng_.chance(0.5f)) parent = chain_link(true, parent, part, levels);
+    const int comp = chain_link(false, parent, part, levels);
+    Deformer& c = m_.deformers[static_cast<std::size_t>(comp)];
+    const float back = 0.3f / std::sqrt(lowest * highest);
+    const float low = back * rng_.range(0.8f, 1.0f), high = back * rng_.range(1.0f, 1.25f);
+    set_scales(c, low, high);
+    char note[200];
+    std::snprintf(note, sizeof note, "tiny-scale chain%s, scale product %.3g .. %.3g, then R%d (x %.3g)", levels.c_str(),
+                  static_cast<double>(lowest), static_cast<double>(highest), comp, static_cast<double>(back));
+    m_.notes.push_back(note);
+    extra_meshes_.push_back({comp, part});
+    extra_meshes_.push_back({comp, part});
+    extra_meshes_.push_back({chain_[static_cast<std::size_t>(rng_.below(static_cast<int>(chain_.size())))], part});
+  }
+
+  // One link of a feature's chain: a deformer under [parent] in [part], keyed over a whole range
+  // (never hidden); its name goes onto [levels] for the dump.
+  int chain_link(bool warp, int parent, int part, std::string& levels) {
+    const Binding axes = full_axis();
+    const int i = add_deformer(warp, parent, &axes);
+    m_.deformers[static_cast<std::size_t>(i)].part = part;
+    levels += (warp ? " W" : " R") + std::to_string(i);
+    return i;
+  }
+
+  // Keyform scales from [lo] (keyform 0) to [hi] (the last), geometric in between.
+  static void set_scales(Deformer& d, float lo, float hi) {
+    const std::size_t n = d.scale.size();
+    for (std::size_t k = 0; k < n; ++k) d.scale[k] = k == 0 ? lo : k + 1 == n ? hi : std::sqrt(lo * hi);
+  }
+
+  // Features::big_angles: 2-4 nested rotations (sometimes a warp between two), every one on a
+  // base angle near +-170 degrees, keyed over whole ranges (never hidden), with a mesh below
+  // the last and some of the others.
+  void make_angle_chain() {
+    const int depth = rng_.between(2, 4), part = shown_part();
+    int parent = -1;
+    std::string levels;
+    for (int level = 0; level < depth; ++level) {
+      if (level > 0 && f_.rot_under_warp && rng_.chance(0.3f)) parent = chain_link(true, parent, part, levels);
+      const int r = chain_link(false, parent, part, levels);
+      m_.deformers[static_cast<std::size_t>(r)].base_angle = big_angle();
+      if (level > 0 && rng_.chance(0.5f)) extra_meshes_.push_back({r, part});
+      parent = r;
+    }
+    extra_meshes_.push_back({parent, part});
+    m_.notes.push_back("big-angles chain" + levels);
+  }
+
+  // Features::blend_everything: a warp under a rotation and a rotation under a warp (enabled,
+  // keyed over a whole range), each with a mesh, when the random tree has none.
+  void make_blend_structures() {
+    if (!f_.rotations) return;
+    bool warp_under_rotation = false, rotation_under_warp = false;
+    for (const Deformer& d : m_.deformers) {
+      if (d.parent < 0) continue;
+      const Deformer& parent = m_.deformers[static_cast<std::size_t>(d.parent)];
+      const bool enabled = d.enabled && parent.enabled;  // a disabled pair shows nothing
+      warp_under_rotation |= enabled && d.warp && !parent.warp;
+      rotation_under_warp |= enabled && !d.warp && parent.warp;
+    }
+    const int part = shown_part();
+    const Binding axes = full_axis();  // shown at every pose
+    if (!warp_under_rotation) {
+      const int r = add_deformer(false, -1, &axes), w = add_deformer(true, r, &axes);
+      m_.deformers[static_cast<std::size_t>(r)].part = m_.deformers[static_cast<std::size_t>(w)].part = part;
+      extra_meshes_.push_back({w, part});
+      m_.notes.push_back("blend-everything: warp W" + std::to_string(w) + " under rotation R" + std::to_string(r));
+    }
+    if (!rotation_under_warp && f_.rot_under_warp) {
+      const int w = add_deformer(true, -1, &axes), r = add_deformer(false, w, &axes);
+      m_.deformers[static_cast<std::size_t>(r)].part = m_.deformers[static_cast<std::size_t>(w)].part = part;
+      extra_meshes_.push_back({r, part});
+      m_.notes.push_back("blend-everything: rotation R" + std::to_string(r) + " under warp W" + std::to_string(w));
+    }
+  }
+
+  // A grid of (nx + 1) x (ny + 1) vertices, two triangles a cell, UVs on the grid.
+  static void mesh_grid(Mesh& me, int nx, int ny) {
+    me.vertices = (nx + 1) * (ny + 1);
+    for (int r = 0; r <= ny; ++r)
+      for (int c = 0; c <= nx; ++c) {
+        me.uvs.push_back(static_cast<float>(c) / static_cast<float>(nx));
+        me.uvs.push_back(static_cast<float>(r) / static_cast<float>(ny));
+      }
+    for (int r = 0; r < ny; ++r)
+      for (int c = 0; c < nx; ++c) {
+        const auto v = static_cast<std::uint16_t>(r * (nx + 1) + c);
+        const auto right = static_cast<std::uint16_t>(v + 1), down = static_cast<std::uint16_t>(v + nx + 1);
+        const auto diag = static_cast<std::uint16_t>(down + 1);
+        me.indices.insert(me.indices.end(), {v, right, down, right, diag, down});
+      }
+  }
+
+  // Opacity and draw order of every keyform of a mesh.
+  void mesh_keyforms(Mesh& me, std::size_t keyforms) {
+    const float base = static_cast<float>(rng_.between(1, 9) * 100);
+    const bool faded = rng_.chance(0.4f), moving = rng_.chance(0.5f);
+    for (std::size_t k = 0; k < keyforms; ++k) {
+      me.opacity.push_back(opacity(faded ? 0.6f : 0.0f, true));
+      const float delta = static_cast<float>(rng_.between(-4, 4) * 50 + rng_.between(-2, 2));
+      me.order.push_back(moving && f_.draw_order ? std::clamp(base + delta, 0.0f, 1000.0f) : base);
     }
   }
 
@@ -403,21 +642,8 @@ class Generator {
       const int blend = rng_.below(7);
       me.flags = static_cast<std::uint8_t>(blend == 5 ? 1 : blend == 6 ? 2 : 0);
       if (rng_.chance(0.7f)) me.flags |= 4;
-      // Grid of (nx + 1) x (ny + 1) vertices, two triangles a cell, UVs on the grid.
       const int nx = rng_.between(1, 3), ny = rng_.between(1, 3);
-      me.vertices = (nx + 1) * (ny + 1);
-      for (int r = 0; r <= ny; ++r)
-        for (int c = 0; c <= nx; ++c) {
-          me.uvs.push_back(static_cast<float>(c) / static_cast<float>(nx));
-          me.uvs.push_back(static_cast<float>(r) / static_cast<float>(ny));
-        }
-      for (int r = 0; r < ny; ++r)
-        for (int c = 0; c < nx; ++c) {
-          const auto v = static_cast<std::uint16_t>(r * (nx + 1) + c);
-          const auto right = static_cast<std::uint16_t>(v + 1), down = static_cast<std::uint16_t>(v + nx + 1);
-          const auto diag = static_cast<std::uint16_t>(down + 1);
-          me.indices.insert(me.indices.end(), {v, right, down, right, diag, down});
-        }
+      mesh_grid(me, nx, ny);
       // Masks: other meshes (sometimes -1, which the Editor writes and the Core skips).
       const bool masked = rng_.chance(0.3f), inverted = rng_.chance(0.5f);
       if (masked && f_.masks && n > 1) {
@@ -430,8 +656,9 @@ class Generator {
         if (inverted) me.flags |= 8;
       }
       me.binding = binding(2);
-      // A glue partner of the previous mesh: enabled exactly when it is.
-      const bool partner = rng_.chance(0.4f);
+      // A glue partner of the previous mesh: enabled exactly when it is (blend-everything wants
+      // glue to put shapes on, so mesh 1 always is one there).
+      const bool partner = rng_.chance(0.4f) || (f_.blend_everything && version_ >= 5 && i == 1);
       if (partner && i > 0 && f_.glue) {
         const Mesh& before = m_.meshes.back();
         me.part = before.part;
@@ -441,22 +668,35 @@ class Generator {
         glue_pairs_.push_back({i - 1, i});
       }
       const std::size_t keyforms = keyform_count(m_, me.binding);
-      const bool outside = f_.outside && me.parent >= 0 && m_.deformers[static_cast<std::size_t>(me.parent)].warp;
-      me.positions = grid_keyforms(space_of(me.parent), nx, ny, keyforms, 0.3f, outside ? 1.6f : 0.6f);
-      const float base = static_cast<float>(rng_.between(1, 9) * 100);
-      const bool faded = rng_.chance(0.4f), moving = rng_.chance(0.5f);
-      for (std::size_t k = 0; k < keyforms; ++k) {
-        me.opacity.push_back(opacity(faded ? 0.6f : 0.0f, true));
-        const float delta = static_cast<float>(rng_.between(-4, 4) * 50 + rng_.between(-2, 2));
-        me.order.push_back(moving && f_.draw_order ? std::clamp(base + delta, 0.0f, 1000.0f) : base);
-      }
+      const bool warp = me.parent >= 0 && m_.deformers[static_cast<std::size_t>(me.parent)].warp;
+      const bool outside = f_.outside && warp, far = f_.far_outside && warp && rng_.chance(0.7f);
+      // far-outside: half-widths of 1-3.6 units of the warp's square reach its far field.
+      me.positions = grid_keyforms(space_of(me.parent), nx, ny, keyforms, far ? 2.5f : 0.3f,
+                                   far ? 9.0f : outside ? 1.6f : 0.6f);
+      mesh_keyforms(me, keyforms);
+      m_.meshes.push_back(std::move(me));
+    }
+    // The meshes of the special features' structures: plain, shown, keyed over whole ranges.
+    for (const auto& [parent, part] : extra_meshes_) {
+      Mesh me;
+      me.id = "ArtMesh" + std::to_string(m_.meshes.size());
+      me.parent = parent;
+      me.part = part;
+      me.flags = 4;
+      const int nx = rng_.between(1, 2), ny = rng_.between(1, 2);
+      mesh_grid(me, nx, ny);
+      me.binding = full_axis();
+      const std::size_t keyforms = keyform_count(m_, me.binding);
+      me.positions = grid_keyforms(space_of(parent), nx, ny, keyforms, 0.3f, 0.6f);
+      mesh_keyforms(me, keyforms);
       m_.meshes.push_back(std::move(me));
     }
   }
 
   void make_glue() {
-    const int n = rng_.between(0, 2);
+    int n = rng_.between(0, 2);
     if (!f_.glue && !f_.glue_stale) return;
+    if (f_.blend_everything && version_ >= 5) n = std::max(n, 1);
     for (int i = 0; i < n; ++i) {
       Glue g;
       g.id = "Glue" + std::to_string(i);
@@ -497,12 +737,18 @@ class Generator {
   }
 
   // Version 4: a multiply and a screen colour for every regular keyform (white / black
-  // when the object or the feature has none).
+  // when the object or the feature has none). color-overshoot takes most tinted objects
+  // outside [0, 1] both ways.
   void fill_colors(Colors& c, std::size_t keyforms, bool on) {
     const bool tinted = rng_.chance(0.6f) && on;
+    const bool wild = tinted && f_.color_overshoot && rng_.chance(0.75f);
     for (std::size_t k = 0; k < keyforms; ++k) {
       Rgb mul{rng_.range(0.3f, 1), rng_.range(0.3f, 1), rng_.range(0.3f, 1)};
       Rgb scr{rng_.range(0, 0.4f), rng_.range(0, 0.4f), rng_.range(0, 0.4f)};
+      if (wild) {
+        mul = {rng_.range(-0.6f, 2.2f), rng_.range(-0.6f, 2.2f), rng_.range(-0.6f, 2.2f)};
+        scr = {rng_.range(-0.6f, 1.8f), rng_.range(-0.6f, 1.8f), rng_.range(-0.6f, 1.8f)};
+      }
       if (!tinted) mul = {1, 1, 1}, scr = {0, 0, 0};
       c.multiply.push_back(mul);
       c.screen.push_back(scr);
@@ -547,14 +793,56 @@ class Generator {
     }
   }
 
+  enum class Kind { Warp, Mesh, Rotation, Part, Glue };
+
+  // Version 5 deltas of one blend-shape key besides positions (see BlendShape). [tint]: the
+  // target has colours to shift; [scale]: a rotation's own scale, which its delta is relative to.
+  void v5_deltas(BlendShape& b, Kind kind, const Space& s, bool tint, float scale) {
+    if (kind != Kind::Part && kind != Kind::Glue) {
+      const bool fade = rng_.chance(0.4f);
+      const float value = rng_.range(-0.7f, 0.3f);
+      b.opacity.back() = fade ? value : 0.0f;
+      const bool shift = tint && rng_.chance(f_.color_overshoot ? 0.7f : 0.4f);
+      Rgb mul{0, 0, 0}, scr{0, 0, 0};
+      if (shift && f_.color_overshoot)
+        mul = {rng_.range(-1.5f, 1.5f), rng_.range(-1.5f, 1.5f), rng_.range(-1.5f, 1.5f)},
+        scr = {rng_.range(-1.2f, 1.2f), rng_.range(-1.2f, 1.2f), rng_.range(-1.2f, 1.2f)};
+      else if (shift)
+        mul = {rng_.range(-0.5f, 0.3f), rng_.range(-0.5f, 0.3f), rng_.range(-0.5f, 0.3f)},
+        scr = {rng_.range(-0.1f, 0.4f), rng_.range(-0.1f, 0.4f), rng_.range(-0.1f, 0.4f)};
+      b.multiply.back() = mul;
+      b.screen.back() = scr;
+    }
+    if (kind == Kind::Mesh) {
+      const bool move = rng_.chance(0.3f);
+      const float delta = static_cast<float>(rng_.between(-6, 6) * 50);
+      b.order.back() = move && f_.draw_order ? delta : 0.0f;
+    }
+    if (kind == Kind::Part) {
+      const int steps = rng_.between(1, 9);  // (two statements: the draws' order is fixed)
+      b.order.back() = static_cast<float>(steps * (rng_.chance(0.5f) ? 100 : -100));
+    }
+    if (kind == Kind::Rotation) {
+      b.angle.back() = rng_.range(-40, 40);
+      b.x.back() = rng_.range(-0.15f, 0.15f) * s.half;
+      b.y.back() = rng_.range(-0.15f, 0.15f) * s.half;
+      const bool grow = rng_.chance(0.5f);
+      b.scale.back() = grow ? scale * rng_.range(-0.3f, 0.3f) : 0.0f;
+    }
+    if (kind == Kind::Glue) b.intensity.back() = rng_.range(-0.8f, 0.8f);
+  }
+
   // Version 4: blend shapes on some warps and meshes, one or two blend parameters each.
+  // Version 5 adds opacity, colour and draw-order deltas and shapes on rotations, parts, glue.
   void make_blend_shapes() {
     std::vector<int> blends;
     for (int p = normal_params_; p < static_cast<int>(m_.params.size()); ++p) blends.push_back(p);
     if (blends.empty()) return;
-    auto shapes_for = [&](const Space& s, int points) {
+    const bool v5 = version_ >= 5, everything = f_.blend_everything && v5;
+    auto shapes_for = [&](const Space& s, int points, Kind kind, bool tint, float scale) {
       std::vector<BlendShape> out;
-      const int n = std::min(rng_.between(1, 2), static_cast<int>(blends.size()));
+      const int several = everything ? rng_.between(2, 3) : rng_.between(1, 2);
+      const int n = std::min(several, static_cast<int>(blends.size()));
       const int first = rng_.below(static_cast<int>(blends.size()));
       for (int j = 0; j < n; ++j) {
         BlendShape b;
@@ -568,25 +856,50 @@ class Generator {
           b.deltas.push_back(std::move(delta));
           b.opacity.push_back(base || !f_.blend_ignored ? 0.0f : -0.5f);
           b.order.push_back(base || !f_.blend_ignored ? 0.0f : 300.0f);
+          if (!v5) continue;
+          for (auto* channel : {&b.angle, &b.x, &b.y, &b.scale, &b.intensity}) channel->push_back(0);
+          b.multiply.push_back({0, 0, 0});
+          b.screen.push_back({0, 0, 0});
+          if (!base) v5_deltas(b, kind, s, tint, scale);
         }
-        const bool limited = rng_.chance(0.4f);
-        const int count = f_.multi_constraints ? rng_.between(1, 2) : 1;
-        if (limited && f_.constraints)
+        const bool limited = rng_.chance(0.4f) || (f_.constraint_extremes && rng_.chance(0.4f));
+        int count = f_.constraint_extremes ? rng_.between(1, 3) : f_.multi_constraints ? rng_.between(1, 2) : 1;
+        if (f_.constraint_extremes && !three_constraints_) count = 3;  // at least one shape has three
+        if (limited && f_.constraints) {
           for (int c = 0; c < count; ++c) b.constraints.push_back(make_constraint());
+          three_constraints_ |= count == 3;
+        }
         out.push_back(std::move(b));
       }
       return out;
     };
     for (const Deformer& d : m_.deformers)
-      if (d.warp && rng_.chance(0.45f))
-        m_.warp_shapes[d.row] = shapes_for(space_of(d.parent), (d.rows + 1) * (d.cols + 1));
+      if (d.warp && rng_.chance(everything ? 0.85f : 0.45f))
+        m_.warp_shapes[d.row] =
+            shapes_for(space_of(d.parent), (d.rows + 1) * (d.cols + 1), Kind::Warp, f_.deformer_colors, 1);
     for (std::size_t i = 0; i < m_.meshes.size(); ++i)
-      if (rng_.chance(0.55f))
-        m_.mesh_shapes[static_cast<int>(i)] = shapes_for(space_of(m_.meshes[i].parent), m_.meshes[i].vertices);
+      if (rng_.chance(everything ? 0.75f : 0.55f))
+        m_.mesh_shapes[static_cast<int>(i)] =
+            shapes_for(space_of(m_.meshes[i].parent), m_.meshes[i].vertices, Kind::Mesh, f_.colors, 1);
+    if (!v5) return;
+    for (const Deformer& d : m_.deformers)
+      if (!d.warp && rng_.chance(everything ? 0.85f : 0.3f))
+        m_.rotation_shapes[d.row] = shapes_for(space_of(d.parent), 0, Kind::Rotation, f_.deformer_colors, d.scale[0]);
+    for (std::size_t p = 0; p < m_.parts.size(); ++p) {
+      const bool owns = m_.parts[p].owns_group;
+      if (rng_.chance(everything ? (owns ? 1.0f : 0.5f) : (owns ? 0.4f : 0.15f)))
+        m_.part_shapes[static_cast<int>(p)] = shapes_for({}, 0, Kind::Part, false, 1);
+    }
+    for (std::size_t g = 0; g < m_.glues.size(); ++g)
+      if (rng_.chance(everything ? 1.0f : 0.4f))
+        m_.glue_shapes[static_cast<int>(g)] = shapes_for({}, 0, Kind::Glue, false, 1);
   }
 
   // A weight limit on a normal parameter: 1-3 (value, weight) pairs, values ascending.
+  // constraint-extremes makes half of the weights ones outside [0, 1] (the Core takes the
+  // minimum of 1 and every constraint's weight, so 1.5 acts as 1 and -0.3 turns the shape over).
   int make_constraint() {
+    static constexpr float kExtreme[] = {1.5f, -0.3f, 1.25f, -1.0f, 2.0f, -0.05f};
     Constraint c;
     c.param = rng_.below(normal_params_);
     const Param& p = m_.params[static_cast<std::size_t>(c.param)];
@@ -595,7 +908,11 @@ class Generator {
     for (int k = 0; k < pairs; ++k) values.push_back(snap(rng_.range(p.min, p.max), (p.max - p.min) / 64));
     std::sort(values.begin(), values.end());
     values.erase(std::unique(values.begin(), values.end()), values.end());
-    for (float v : values) c.values.push_back({v, snap(rng_.unit(), 1.0f / 32)});
+    for (float v : values) {
+      float weight = snap(rng_.unit(), 1.0f / 32);
+      if (f_.constraint_extremes && rng_.chance(0.5f)) weight = kExtreme[rng_.below(6)];
+      c.values.push_back({v, weight});
+    }
     m_.constraints.push_back(std::move(c));
     return static_cast<int>(m_.constraints.size()) - 1;
   }
@@ -605,7 +922,10 @@ class Generator {
   Features f_;
   Model m_;
   int normal_params_ = 0;
-  std::vector<std::pair<int, int>> glue_pairs_;  // meshes enabled together (see make_meshes)
+  std::vector<std::pair<int, int>> glue_pairs_;    // meshes enabled together (see make_meshes)
+  std::vector<std::pair<int, int>> extra_meshes_;  // (deformer, part) of the features' meshes
+  std::vector<int> chain_;                         // the tiny-scale chain's deformers
+  bool three_constraints_ = false;
 };
 
 // ---------------------------------------------------------------------------------------
@@ -629,6 +949,7 @@ class Serializer {
     glue();
     if (version_ >= 4) blend_shapes();
     parameters();  // after the blend shapes: parameters own ranges of their bindings
+    keyforms();    // complete once the blend shapes have appended theirs
     // The shared arrays, filled by the sections above.
     w_.count(kKeyformPositions, positions_.size());
     w_.f32(71, positions_);
@@ -659,7 +980,11 @@ class Serializer {
                     " keyform bindings";
     if (version_ >= 4)
       s += ", " + n(kMultiplyColors) + " colours, " + std::to_string(w_.count(kBlendShapesWarps)) + "+" +
-           n(kBlendShapesArtMeshes) + " blend-shape targets, " + n(kBlendShapeConstraints) + " constraints";
+           n(kBlendShapesArtMeshes) +
+           (version_ >= 5 ? "+" + n(kBlendShapesRotations) + "+" + n(kBlendShapesParts) + "+" + n(kBlendShapesGlue)
+                          : std::string()) +
+           " blend-shape targets" + (version_ >= 5 ? " (warps+meshes+rotations+parts+glue)" : "") + ", " +
+           n(kBlendShapeConstraints) + " constraints";
     return s;
   }
 
@@ -717,13 +1042,12 @@ class Serializer {
     std::vector<std::string> ids;
     std::vector<std::int32_t> binding, first, count, parent;
     std::vector<bool> visible, enabled;
-    std::vector<float> order;
     for (const Part& p : m_.parts) {
       ids.push_back(p.id);
       binding.push_back(keyform_binding(p.binding));
-      first.push_back(static_cast<std::int32_t>(order.size()));
+      first.push_back(static_cast<std::int32_t>(part_order_.size()));
       count.push_back(static_cast<std::int32_t>(p.order.size()));
-      append(order, p.order);
+      append(part_order_, p.order);
       visible.push_back(p.visible);
       enabled.push_back(p.enabled);
       parent.push_back(p.parent);
@@ -736,17 +1060,22 @@ class Serializer {
     w_.bool32(7, visible);
     w_.bool32(8, enabled);
     w_.i32(9, parent);
-    w_.count(kPartKeyforms, order.size());
-    w_.f32(58, order);
   }
 
-  void add_colors(const Colors& c, std::vector<std::int32_t>& first) {
+  // One colour entry (a multiply and a screen colour); returns its index.
+  std::int32_t add_color(const Rgb& multiply, const Rgb& screen) {
+    const auto entry = static_cast<std::int32_t>(multiply_[0].size());
+    multiply_[0].push_back(multiply.r), multiply_[1].push_back(multiply.g), multiply_[2].push_back(multiply.b);
+    screen_[0].push_back(screen.r), screen_[1].push_back(screen.g), screen_[2].push_back(screen.b);
+    return entry;
+  }
+
+  // The entries of an object's regular keyforms, consecutive: version 4 names the first one
+  // per object ([first]); version 5 also each keyform's multiply and screen entry ([entries],
+  // the same index for both, as the Editor writes).
+  void add_colors(const Colors& c, std::vector<std::int32_t>& first, std::vector<std::int32_t>& entries) {
     first.push_back(static_cast<std::int32_t>(multiply_[0].size()));
-    for (std::size_t k = 0; k < c.multiply.size(); ++k) {
-      multiply_[0].push_back(c.multiply[k].r), multiply_[1].push_back(c.multiply[k].g),
-          multiply_[2].push_back(c.multiply[k].b);
-      screen_[0].push_back(c.screen[k].r), screen_[1].push_back(c.screen[k].g), screen_[2].push_back(c.screen[k].b);
-    }
+    for (std::size_t k = 0; k < c.multiply.size(); ++k) entries.push_back(add_color(c.multiply[k], c.screen[k]));
   }
 
   // The common table, then the warp and rotation tables (rows in deformer order). Warp
@@ -761,8 +1090,6 @@ class Serializer {
     std::vector<bool> w_quad;
     std::vector<std::int32_t> r_binding, r_first, r_count, r_colors;
     std::vector<float> r_base;
-    std::vector<bool> r_reflect_x, r_reflect_y;
-    std::vector<float> r_opacity, r_angle, r_x, r_y, r_scale;
     for (const Deformer& d : m_.deformers) {
       const std::int32_t b = keyform_binding(d.binding);
       ids.push_back(d.id);
@@ -775,36 +1102,36 @@ class Serializer {
       row.push_back(d.row);
       if (d.warp) {
         w_binding.push_back(b);
-        w_first.push_back(static_cast<std::int32_t>(warp_opacity_.size()));
+        w_first.push_back(static_cast<std::int32_t>(warp_.opacity.size()));
         w_count.push_back(static_cast<std::int32_t>(d.points.size()));
         w_points.push_back((d.rows + 1) * (d.cols + 1));
         w_rows.push_back(static_cast<std::uint32_t>(d.rows));
         w_cols.push_back(static_cast<std::uint32_t>(d.cols));
         w_quad.push_back(d.quad);
         for (std::size_t k = 0; k < d.points.size(); ++k) {
-          warp_opacity_.push_back(d.opacity[k]);
-          warp_positions_.push_back(add_positions(d.points[k]));
+          warp_.opacity.push_back(d.opacity[k]);
+          warp_.positions.push_back(add_positions(d.points[k]));
         }
-        add_colors(d.colors, w_colors);
+        add_colors(d.colors, w_colors, warp_.colors);
       } else {
         r_binding.push_back(b);
-        r_first.push_back(static_cast<std::int32_t>(r_opacity.size()));
+        r_first.push_back(static_cast<std::int32_t>(rotation_.opacity.size()));
         r_count.push_back(static_cast<std::int32_t>(d.angle.size()));
         r_base.push_back(d.base_angle);
-        append(r_opacity, d.opacity);
-        append(r_angle, d.angle);
-        append(r_x, d.x);
-        append(r_y, d.y);
-        append(r_scale, d.scale);
+        append(rotation_.opacity, d.opacity);
+        append(rotation_.angle, d.angle);
+        append(rotation_.x, d.x);
+        append(rotation_.y, d.y);
+        append(rotation_.scale, d.scale);
         for (std::size_t k = 0; k < d.angle.size(); ++k) {
-          r_reflect_x.push_back(d.reflect_x[k]);
-          r_reflect_y.push_back(d.reflect_y[k]);
+          rotation_.reflect_x.push_back(d.reflect_x[k]);
+          rotation_.reflect_y.push_back(d.reflect_y[k]);
         }
       }
     }
     // Rotation colours after every warp's (entries: warps, rotations, meshes).
     for (const Deformer& d : m_.deformers)
-      if (!d.warp) add_colors(d.colors, r_colors);
+      if (!d.warp) add_colors(d.colors, r_colors, rotation_.colors);
     w_.count(kDeformers, m_.deformers.size());
     w_.ids(11, ids);
     w_.i32(12, binding);
@@ -827,14 +1154,6 @@ class Serializer {
     w_.i32(26, r_first);
     w_.i32(27, r_count);
     w_.f32(28, r_base);
-    w_.count(kRotationKeyforms, r_opacity.size());
-    w_.f32(61, r_opacity);
-    w_.f32(62, r_angle);
-    w_.f32(63, r_x);
-    w_.f32(64, r_y);
-    w_.f32(65, r_scale);
-    w_.bool32(66, r_reflect_x);
-    w_.bool32(67, r_reflect_y);
     if (version_ >= 4) {
       w_.i32(105, w_colors);
       w_.i32(106, r_colors);
@@ -853,7 +1172,7 @@ class Serializer {
     for (const Mesh& me : m_.meshes) {
       ids.push_back(me.id);
       binding.push_back(keyform_binding(me.binding));
-      first.push_back(static_cast<std::int32_t>(mesh_opacity_.size()));
+      first.push_back(static_cast<std::int32_t>(mesh_.opacity.size()));
       count.push_back(static_cast<std::int32_t>(me.positions.size()));
       visible.push_back(me.visible);
       enabled.push_back(me.enabled);
@@ -871,12 +1190,12 @@ class Serializer {
       mask_count.push_back(static_cast<std::int32_t>(me.masks.size()));
       append(masks, me.masks);
       for (std::size_t k = 0; k < me.positions.size(); ++k) {
-        mesh_opacity_.push_back(me.opacity[k]);
-        mesh_order_.push_back(me.order[k]);
-        mesh_positions_.push_back(add_positions(me.positions[k]));
+        mesh_.opacity.push_back(me.opacity[k]);
+        mesh_.order.push_back(me.order[k]);
+        mesh_.positions.push_back(add_positions(me.positions[k]));
       }
     }
-    for (const Mesh& me : m_.meshes) add_colors(me.colors, colors);
+    for (const Mesh& me : m_.meshes) add_colors(me.colors, colors, mesh_.colors);
     w_.count(kArtMeshes, m_.meshes.size());
     w_.ids(33, ids);
     w_.i32(34, binding);
@@ -956,6 +1275,13 @@ class Serializer {
         const auto& orders = o.type == 0 ? m_.meshes[static_cast<std::size_t>(o.index)].order
                                          : m_.parts[static_cast<std::size_t>(o.index)].order;
         for (float v : orders) lo = std::min(lo, v), hi = std::max(hi, v);
+        const auto& shapes = o.type == 0 ? m_.mesh_shapes : m_.part_shapes;
+        const auto found = shapes.find(o.index);
+        if (version_ >= 5 && found != shapes.end()) {
+          const float reach = blend_reach(found->second);
+          lo = std::max(0.0f, std::min(lo, *std::min_element(orders.begin(), orders.end()) - reach));
+          hi = std::min(1000.0f, std::max(hi, *std::max_element(orders.begin(), orders.end()) + reach));
+        }
       }
       if (list.empty()) lo = hi = 500;
       max_order.push_back(static_cast<std::uint32_t>(hi));
@@ -973,17 +1299,34 @@ class Serializer {
     w_.i32(88, self);
   }
 
+  // How far an object's blend shapes can move its draw order (each shape's largest delta times
+  // its largest weight), so that the group's range holds every value: Core 5.1 computes render
+  // orders that are no permutation (two meshes on one index, for many updates after) once a
+  // blend shape takes a draw order outside its group's [minimum, maximum].
+  float blend_reach(const std::vector<BlendShape>& list) const {
+    float reach = 0;
+    for (const BlendShape& b : list) {
+      float delta = 0, weight = 1;
+      for (float v : b.order) delta = std::max(delta, std::fabs(v));
+      for (int c : b.constraints)
+        for (const auto& value : m_.constraints[static_cast<std::size_t>(c)].values)
+          weight = std::max(weight, std::fabs(value.second));
+      reach += delta * weight;
+    }
+    return reach;
+  }
+
   void glue() {
     std::vector<std::string> ids;
     std::vector<std::int32_t> binding, first, count, a, b, first_info, info_count;
-    std::vector<float> weights, intensity;
+    std::vector<float> weights;
     std::vector<std::uint16_t> vertex;
     for (const Glue& g : m_.glues) {
       ids.push_back(g.id);
       binding.push_back(keyform_binding(g.binding));
-      first.push_back(static_cast<std::int32_t>(intensity.size()));
+      first.push_back(static_cast<std::int32_t>(glue_intensity_.size()));
       count.push_back(static_cast<std::int32_t>(g.intensity.size()));
-      append(intensity, g.intensity);
+      append(glue_intensity_, g.intensity);
       a.push_back(g.a);
       b.push_back(g.b);
       first_info.push_back(static_cast<std::int32_t>(weights.size()));
@@ -1005,14 +1348,16 @@ class Serializer {
     w_.count(kGlueInfo, weights.size());
     w_.f32(98, weights);
     w_.u16(99, vertex);
-    w_.count(kGlueKeyforms, intensity.size());
-    w_.f32(100, intensity);
   }
 
-  // Version 4 blend shapes: blend-shape parameter bindings (one per blend parameter, keys
-  // after the regular ones), keyform bindings, the delta keyforms appended after every
-  // regular keyform of their kind, constraints.
+  // Blend shapes: blend-shape parameter bindings (one per blend parameter, keys after the
+  // regular ones), keyform bindings, the delta keyforms appended after every regular keyform
+  // of their kind (version 5: each warp, mesh and rotation delta keyform with a colour entry
+  // of its own after every regular keyform's), constraints.
   void blend_shapes() {
+    const bool v5 = version_ >= 5;
+    const std::map<int, std::vector<BlendShape>>* kinds[] = {&m_.warp_shapes, &m_.mesh_shapes, &m_.part_shapes,
+                                                              &m_.rotation_shapes, &m_.glue_shapes};
     std::vector<std::int32_t> pb_first, pb_count, pb_base;
     bs_pb_first_.assign(m_.params.size(), 0);
     bs_pb_count_.assign(m_.params.size(), 0);
@@ -1021,7 +1366,7 @@ class Serializer {
       bs_pb_first_[p] = static_cast<std::int32_t>(pb_first.size());
       if (!m_.params[p].blend) continue;
       bool used = false;
-      for (const auto* shapes : {&m_.warp_shapes, &m_.mesh_shapes})
+      for (const auto* shapes : kinds)
         for (const auto& [target, list] : *shapes)
           for (const BlendShape& s : list) used |= s.param == static_cast<int>(p);
       if (!used) continue;
@@ -1034,32 +1379,73 @@ class Serializer {
       bs_pb_count_[p] = 1;
     }
     std::vector<std::int32_t> kb_pb, kb_first, kb_count, kb_cfirst, kb_ccount, cindex;
-    auto targets = [&](const std::map<int, std::vector<BlendShape>>& shapes, std::vector<float>& opacity,
-                       std::vector<float>* order, std::vector<std::int32_t>& positions,
-                       std::vector<std::int32_t>& target, std::vector<std::int32_t>& first,
-                       std::vector<std::int32_t>& count) {
+    // One target kind: its (target, first keyform binding, count) table at [slot], the keyform
+    // bindings, and through [keyform] each key's delta keyform, which returns its index in the
+    // kind's keyform arrays.
+    auto targets = [&](const std::map<int, std::vector<BlendShape>>& shapes, Count entry, int slot,
+                       const auto& keyform) {
+      std::vector<std::int32_t> target, first, count;
       for (const auto& [object, list] : shapes) {
         target.push_back(object);
         first.push_back(static_cast<std::int32_t>(kb_pb.size()));
         count.push_back(static_cast<std::int32_t>(list.size()));
         for (const BlendShape& s : list) {
           kb_pb.push_back(pb_of[static_cast<std::size_t>(s.param)]);
-          kb_first.push_back(static_cast<std::int32_t>(opacity.size()));
           kb_count.push_back(static_cast<std::int32_t>(s.deltas.size()));
           kb_cfirst.push_back(static_cast<std::int32_t>(cindex.size()));
           kb_ccount.push_back(static_cast<std::int32_t>(s.constraints.size()));
           append(cindex, s.constraints);
           for (std::size_t k = 0; k < s.deltas.size(); ++k) {
-            opacity.push_back(s.opacity[k]);
-            if (order) order->push_back(s.order[k]);
-            positions.push_back(add_positions(s.deltas[k]));
+            const auto index = static_cast<std::int32_t>(keyform(s, k));
+            if (k == 0) kb_first.push_back(index);
           }
         }
       }
+      w_.count(entry, target.size());
+      w_.i32(slot, target);
+      w_.i32(slot + 1, first);
+      w_.i32(slot + 2, count);
     };
-    std::vector<std::int32_t> wt, wf, wc, mt, mf, mc;
-    targets(m_.warp_shapes, warp_opacity_, nullptr, warp_positions_, wt, wf, wc);
-    targets(m_.mesh_shapes, mesh_opacity_, &mesh_order_, mesh_positions_, mt, mf, mc);
+    auto color = [&](const BlendShape& s, std::size_t k, KeyformArrays& kind) {
+      if (v5) kind.colors.push_back(add_color(s.multiply[k], s.screen[k]));
+    };
+    targets(m_.warp_shapes, kBlendShapesWarps, 125, [&](const BlendShape& s, std::size_t k) {
+      const std::size_t index = warp_.opacity.size();
+      warp_.opacity.push_back(s.opacity[k]);
+      warp_.positions.push_back(add_positions(s.deltas[k]));
+      color(s, k, warp_);
+      return index;
+    });
+    targets(m_.mesh_shapes, kBlendShapesArtMeshes, 128, [&](const BlendShape& s, std::size_t k) {
+      const std::size_t index = mesh_.opacity.size();
+      mesh_.opacity.push_back(s.opacity[k]);
+      mesh_.order.push_back(s.order[k]);
+      mesh_.positions.push_back(add_positions(s.deltas[k]));
+      color(s, k, mesh_);
+      return index;
+    });
+    if (v5) {
+      targets(m_.part_shapes, kBlendShapesParts, 143, [&](const BlendShape& s, std::size_t k) {
+        part_order_.push_back(s.order[k]);
+        return part_order_.size() - 1;
+      });
+      targets(m_.rotation_shapes, kBlendShapesRotations, 146, [&](const BlendShape& s, std::size_t k) {
+        const std::size_t index = rotation_.opacity.size();
+        rotation_.opacity.push_back(s.opacity[k]);
+        rotation_.angle.push_back(s.angle[k]);
+        rotation_.x.push_back(s.x[k]);
+        rotation_.y.push_back(s.y[k]);
+        rotation_.scale.push_back(s.scale[k]);
+        rotation_.reflect_x.push_back(false);
+        rotation_.reflect_y.push_back(false);
+        color(s, k, rotation_);
+        return index;
+      });
+      targets(m_.glue_shapes, kBlendShapesGlue, 149, [&](const BlendShape& s, std::size_t k) {
+        glue_intensity_.push_back(s.intensity[k]);
+        return glue_intensity_.size() - 1;
+      });
+    }
     std::vector<std::int32_t> c_param, c_first, c_count;
     std::vector<float> c_value, c_weight;
     for (const Constraint& c : m_.constraints) {
@@ -1078,14 +1464,6 @@ class Serializer {
     w_.i32(122, kb_count);
     w_.i32(123, kb_cfirst);
     w_.i32(124, kb_ccount);
-    w_.count(kBlendShapesWarps, wt.size());
-    w_.i32(125, wt);
-    w_.i32(126, wf);
-    w_.i32(127, wc);
-    w_.count(kBlendShapesArtMeshes, mt.size());
-    w_.i32(128, mt);
-    w_.i32(129, mf);
-    w_.i32(130, mc);
     w_.count(kBlendShapeConstraintIndices, cindex.size());
     w_.i32(131, cindex);
     w_.count(kBlendShapeConstraints, c_param.size());
@@ -1097,8 +1475,8 @@ class Serializer {
     w_.f32(136, c_weight);
   }
 
-  // Parameters last: their binding ranges and (version 4) key lists need everything else.
-  // Also writes the warp and mesh keyform arrays, complete once the blend shapes are in.
+  // Parameters last but for the keyforms: their binding ranges and (version 4) key lists
+  // need everything else.
   void parameters() {
     std::vector<std::string> ids;
     std::vector<float> max, min, def;
@@ -1112,7 +1490,7 @@ class Serializer {
       min.push_back(q.min);
       def.push_back(q.def);
       repeat.push_back(q.repeat);
-      decimals.push_back(3);
+      decimals.push_back(q.decimals);
       type.push_back(q.blend ? 1 : 0);
       // The key list: the sorted union of the keys of the parameter's bindings.
       std::vector<float> keys;
@@ -1141,6 +1519,32 @@ class Serializer {
       w_.u32(114, type);
       w_.i32(115, bs_pb_first_);
       w_.i32(116, bs_pb_count_);
+    }
+  }
+
+  // The keyform arrays of every kind and the colour entries, complete once the blend shapes
+  // have appended their keyforms.
+  void keyforms() {
+    w_.count(kPartKeyforms, part_order_.size());
+    w_.f32(58, part_order_);
+    w_.count(kWarpKeyforms, warp_.opacity.size());
+    w_.f32(59, warp_.opacity);
+    w_.i32(60, warp_.positions);
+    w_.count(kRotationKeyforms, rotation_.opacity.size());
+    w_.f32(61, rotation_.opacity);
+    w_.f32(62, rotation_.angle);
+    w_.f32(63, rotation_.x);
+    w_.f32(64, rotation_.y);
+    w_.f32(65, rotation_.scale);
+    w_.bool32(66, rotation_.reflect_x);
+    w_.bool32(67, rotation_.reflect_y);
+    w_.count(kArtMeshKeyforms, mesh_.opacity.size());
+    w_.f32(68, mesh_.opacity);
+    w_.f32(69, mesh_.order);
+    w_.i32(70, mesh_.positions);
+    w_.count(kGlueKeyforms, glue_intensity_.size());
+    w_.f32(100, glue_intensity_);
+    if (version_ >= 4) {
       w_.count(kMultiplyColors, multiply_[0].size());
       w_.count(kScreenColors, screen_[0].size());
       for (int c = 0; c < 3; ++c) {
@@ -1148,14 +1552,22 @@ class Serializer {
         w_.f32(111 + c, screen_[static_cast<std::size_t>(c)]);
       }
     }
-    w_.count(kWarpKeyforms, warp_opacity_.size());
-    w_.f32(59, warp_opacity_);
-    w_.i32(60, warp_positions_);
-    w_.count(kArtMeshKeyforms, mesh_opacity_.size());
-    w_.f32(68, mesh_opacity_);
-    w_.f32(69, mesh_order_);
-    w_.i32(70, mesh_positions_);
+    if (version_ >= 5) {
+      int slot = 137;  // multiply then screen entry, for warp, rotation and art-mesh keyforms
+      for (const KeyformArrays* kind : {&warp_, &rotation_, &mesh_}) {
+        w_.i32(slot++, kind->colors);
+        w_.i32(slot++, kind->colors);
+      }
+    }
   }
+
+  // The keyform arrays of one kind, filled by its section and by the blend shapes.
+  struct KeyformArrays {
+    std::vector<float> opacity, order, angle, x, y, scale;
+    std::vector<bool> reflect_x, reflect_y;
+    std::vector<std::int32_t> positions;
+    std::vector<std::int32_t> colors;  // version 5: each keyform's colour entry
+  };
 
   const Model& m_;
   int version_;
@@ -1166,10 +1578,11 @@ class Serializer {
   std::map<std::vector<std::int32_t>, std::int32_t> kfb_index_;
   std::vector<std::vector<std::int32_t>> pb_of_;  // [param][key set] -> parameter binding
   std::vector<std::int32_t> param_pb_first_, param_pb_count_, bs_pb_first_, bs_pb_count_;
-  std::vector<float> warp_opacity_, mesh_opacity_, mesh_order_;
-  std::vector<std::int32_t> warp_positions_, mesh_positions_;
+  KeyformArrays warp_, rotation_, mesh_;
+  std::vector<float> part_order_, glue_intensity_;
   std::vector<float> multiply_[3], screen_[3];
 };
+
 
 // ---------------------------------------------------------------------------------------
 // A readable description (p2l_make_moc3 --dump), to narrow a failure down by hand.
@@ -1178,7 +1591,7 @@ std::string describe(const Model& m) {
   std::string s;
   auto num = [](float v) {
     char b[32];
-    std::snprintf(b, sizeof b, "%g", static_cast<double>(v));
+    std::snprintf(b, sizeof b, "%.7g", static_cast<double>(v));
     return std::string(b);
   };
   auto list = [&](const std::vector<float>& v) {
@@ -1194,9 +1607,13 @@ std::string describe(const Model& m) {
     }
     return out + "}";
   };
-  for (const Param& p : m.params)
+  for (const Param& p : m.params) {
     s += "param " + p.id + " [" + num(p.min) + ", " + num(p.max) + "] default " + num(p.def) +
-         (p.repeat ? " repeat" : "") + (p.blend ? " blend" : "") + "\n";
+         (p.repeat ? " repeat" : "") + (p.blend ? " blend" : "") +
+         (p.decimals != 3 ? " decimals " + std::to_string(p.decimals) : "") + " keys";
+    for (const KeySet& k : p.sets) s += " " + list(k.keys);
+    s += "\n";
+  }
   for (std::size_t i = 0; i < m.parts.size(); ++i) {
     const Part& p = m.parts[i];
     s += "part " + std::to_string(i) + " parent " + std::to_string(p.parent) + (p.enabled ? "" : " DISABLED") +
@@ -1211,7 +1628,9 @@ std::string describe(const Model& m) {
     if (d.warp)
       s += " " + std::to_string(d.cols) + "x" + std::to_string(d.rows) + (d.quad ? " quad" : "");
     else
-      s += " base " + num(d.base_angle) + " angle " + list(d.angle) + " scale " + list(d.scale);
+      s += " base " + num(d.base_angle) + " angle " + list(d.angle) + " scale " + list(d.scale) +
+           (std::count(d.reflect_x.begin(), d.reflect_x.end(), true) ? " reflect-x" : "") +
+           (std::count(d.reflect_y.begin(), d.reflect_y.end(), true) ? " reflect-y" : "");
     s += "\n";
   }
   for (std::size_t i = 0; i < m.meshes.size(); ++i) {
@@ -1219,17 +1638,43 @@ std::string describe(const Model& m) {
     s += "mesh " + std::to_string(i) + " parent " + std::to_string(me.parent) + " part " + std::to_string(me.part) +
          (me.enabled ? "" : " DISABLED") + (me.visible ? "" : " invisible") + " flags " + std::to_string(me.flags) +
          " vertices " + std::to_string(me.vertices) + " keys " + axes(me.binding) + " opacity " + list(me.opacity) +
-         " order " + list(me.order) + "\n";
+         " order " + list(me.order);
+    if (!me.masks.empty()) {
+      s += " masks";
+      for (std::int32_t k : me.masks) s += " " + std::to_string(k);
+    }
+    s += "\n";
   }
   for (const Glue& g : m.glues)
     s += "glue " + g.id + " meshes " + std::to_string(g.a) + "-" + std::to_string(g.b) + " pairs " +
          std::to_string(g.pairs.size()) + " keys " + axes(g.binding) + " intensity " + list(g.intensity) + "\n";
-  for (const auto* shapes : {&m.warp_shapes, &m.mesh_shapes})
+  const std::pair<const std::map<int, std::vector<BlendShape>>*, const char*> kinds[] = {
+      {&m.warp_shapes, "warp "},
+      {&m.mesh_shapes, "mesh "},
+      {&m.rotation_shapes, "rotation "},
+      {&m.part_shapes, "part "},
+      {&m.glue_shapes, "glue "}};
+  for (const auto& [shapes, kind] : kinds)
     for (const auto& [target, list_] : *shapes)
-      for (const BlendShape& b : list_)
-        s += std::string("blend shape on ") + (shapes == &m.warp_shapes ? "warp " : "mesh ") + std::to_string(target) +
-             ": " + m.params[static_cast<std::size_t>(b.param)].id + ", " + std::to_string(b.constraints.size()) +
-             " constraints\n";
+      for (const BlendShape& b : list_) {
+        s += std::string("blend shape on ") + kind + std::to_string(target) + ": " +
+             m.params[static_cast<std::size_t>(b.param)].id + ", " + std::to_string(b.constraints.size()) +
+             " constraints";
+        if (shapes == &m.part_shapes) s += ", order deltas " + list(b.order);
+        if (shapes == &m.mesh_shapes && !b.multiply.empty()) s += ", order deltas " + list(b.order);
+        if (shapes == &m.glue_shapes) s += ", intensity deltas " + list(b.intensity);
+        if (shapes == &m.rotation_shapes) s += ", angle deltas " + list(b.angle) + ", scale deltas " + list(b.scale);
+        if (!b.opacity.empty() && shapes != &m.part_shapes && shapes != &m.glue_shapes)
+          s += ", opacity deltas " + list(b.opacity);
+        for (int c : b.constraints) {
+          const Constraint& limit = m.constraints[static_cast<std::size_t>(c)];
+          s += " {" + m.params[static_cast<std::size_t>(limit.param)].id;
+          for (const auto& [value, weight] : limit.values) s += " " + num(value) + ":" + num(weight);
+          s += "}";
+        }
+        s += "\n";
+      }
+  for (const std::string& note : m.notes) s += note + "\n";
   return s;
 }
 
@@ -1267,8 +1712,8 @@ std::string Features::names() {
 
 Generated generate_moc3(std::uint64_t seed, int version, const Features& features) {
   Generated out;
-  if (version < 1 || version > 4) {
-    out.error = "versions 1-4 only";
+  if (version < 1 || version > 5) {
+    out.error = "versions 1-5 only";
     return out;
   }
   const Model model = Generator(seed, version, features).run();

@@ -1,8 +1,9 @@
 // Seeded synthetic Cubism models written as valid .moc3 files (version 3 = Cubism 4.0,
-// version 4 = Cubism 4.2), to check p2lrt's importer against the official Core on content
-// the sample models lack. What a model holds (each part can be turned off, see Features):
+// version 4 = Cubism 4.2, version 5 = Cubism 5.0), to check p2lrt's importer against the
+// official Core on content the sample models lack. What a model holds (each part can be
+// turned off, see Features):
 //  - 2-6 parameters (ranges like [-30,30], [0,1]; some repeat; keys covering the whole range
-//    or only part of it), in version 4 also 1-2 blend-shape parameters (type 1);
+//    or only part of it), in version 4 and 5 also 1-2 blend-shape parameters (type 1);
 //  - 2-4 parts, nested, with draw-order keyforms keyed on a parameter; in about a third of the
 //    models one part is disabled or invisible, or one deformer disabled; some meshes disabled;
 //  - 1-5 deformers: warps (1-3 x 1-3 cells, bilinear or triangle cells) and rotations (base
@@ -14,9 +15,18 @@
 //    with the same part, deformer, enabled flag and keys, so both are enabled or neither; the
 //    intensity keyed over whole ranges);
 //  - version 4: multiply and screen colours per keyform of warps, rotations and meshes, and
-//    blend shapes on warps and meshes (delta keyforms, base key, 0-2 constraints).
-// Coordinates stay sane: children of a warp inside its unit square, rotations of scale ~1,
-// root objects within the canvas (1.2 x 1 units, 1000 pixels a unit, origin at the centre).
+//    blend shapes on warps and meshes (delta keyforms, base key, 0-2 constraints);
+//  - version 5: the same, every warp, rotation and mesh keyform (blend-shape keyforms too)
+//    naming its own multiply and screen colour entry; blend-shape keyforms of warps and
+//    meshes carrying opacity, draw-order and colour deltas besides positions; blend shapes
+//    on parts (draw order), rotations (angle, origin, scale, opacity, colours) and glue
+//    (intensity).
+// Coordinates stay sane unless a feature says otherwise: children of a warp inside its unit
+// square, rotations of scale ~1, root objects within the canvas (1.2 x 1 units, 1000 pixels a
+// unit, origin at the centre). The features off by default each build a structure the Core
+// is known to treat in a particular way (tiny scales, angles past 180 degrees, opacities and
+// colours outside [0, 1], decimal places other than 3, ...); they draw from the random
+// stream only when on, so the files of the other features stay the same.
 #pragma once
 
 #include <cstdint>
@@ -47,18 +57,39 @@ struct Features {
                                   // (the Core glues to its stale vertex buffer, zeros if never
                                   // computed) or with intensity keys not covering the range (the
                                   // Core keeps the intensity of the last update in range)
-  bool colors = true;             // version 4: keyform multiply / screen colours of meshes
-  bool deformer_colors = true;    // version 4: ... of warps and rotations (composed down the chain)
+  bool colors = true;             // version 4-5: keyform multiply / screen colours of meshes
+  bool deformer_colors = true;    // version 4-5: ... of warps and rotations (composed down the chain)
   bool shared_colors = true;      // ... also when a mesh and a deformer above it key one parameter
                                   // (the composed colour is then quadratic between keys: the
                                   // importer approximates it and reports so)
-  bool blend = true;              // version 4: blend-shape parameters and shapes
-  bool constraints = true;        // version 4: blend-shape weight constraints (one a shape)
-  bool multi_constraints = true;  // version 4: two constraints on one shape (the Core takes the minimum)
+  bool blend = true;              // version 4-5: blend-shape parameters and shapes (version 5 also
+                                  // on some rotations, parts and glue)
+  bool constraints = true;        // version 4-5: blend-shape weight constraints (one a shape)
+  bool multi_constraints = true;  // version 4-5: two constraints on one shape (the Core takes the minimum)
   bool blend_ignored = false;     // version 4: blend-shape keyforms with opacity and draw-order
-                                  // deltas too (not Editor-like; Core 4.2.2 blends positions only)
+                                  // deltas too (not Editor-like; Core 4.2.2 blends positions only;
+                                  // version 5 has such deltas anyway)
   bool outside = false;           // mesh vertices beyond their warp's unit square
   bool single_key = false;        // bindings with a single key (never seen in real files)
+  bool far_outside = false;       // mesh vertices of warp children 2 and more units outside the
+                                  // unit square (the Core's affine far field) and in the ring
+  bool tiny_scale = false;        // a chain of 4-8 rotations (warps between) whose scales multiply
+                                  // down to 1e-7..1e-9, below it a rotation scaled back up: its
+                                  // direction probe through the tiny parent comes back equal to
+                                  // the origin in float (some poses) or a few ulps off (others)
+  bool big_angles = false;        // base angles near +-170 degrees, keyform angles +-45, nested
+                                  // rotations: composed angles pass +-180
+  bool opacity_over_one = false;  // keyform opacities 1.00005..1.2 on meshes and deformers
+  bool color_overshoot = false;   // version 4-5: keyform colours (version 5: blend-shape colour
+                                  // deltas too) outside [0, 1], below 0 and above 1
+  bool constraint_extremes = false;  // version 4-5: constraint weights outside [0, 1] (1.5, -0.3
+                                     // ...) and three constraints on one shape
+  bool decimals = false;          // parameters with 1, 2, 4 or 5 decimal places; keys closer than
+                                  // 1.5 x 10^-d, keys and defaults within 10^-d of the values
+                                  // the poses use (minimum, maximum, default)
+  bool blend_everything = false;  // version 5: blend shapes on every kind (warps under rotations,
+                                  // rotations under warps, meshes, parts, glue), two or three on
+                                  // one object, on keys [0, 1] (base 0) and [-1, 0, 1] (base 1)
 
   // Applies "NAME" (on) or "no-NAME" (off); "default" (the values above), "all", "none",
   // "full-keys" (= no-partial-keys).
