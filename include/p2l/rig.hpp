@@ -29,6 +29,10 @@ struct Canvas {
   // Cubism's rules (CANV version 2): the root's model units already point y up (the moc3's
   // canvas flag), so the Core gives them back as they are instead of negating y.
   bool y_up = false;
+  // Cubism's rules: blend shapes clamp what they blend (opacity and colours to [0, 1], a
+  // rotation's angle and scale, draw orders), as the Core does for moc3 version 5 (Cubism 5.0
+  // blend shapes); without it they add positions only and clamp nothing (version 4).
+  bool blend_clamp = false;
   bool operator==(const Canvas&) const = default;
 };
 

@@ -4,7 +4,8 @@
 // start from zero and add each corner's weight times its form; a property without a
 // channel of its own is its static value summed the same way over the object's grid (the
 // Core interpolates its keyforms even when they are all equal, and that sum need not give
-// the value back); blend shapes add weight times delta, binding by binding.
+// the value back); blend shapes add, binding by binding, the binding's two keys mixed and
+// then scaled by its limit (ShapeMix).
 #include "eval/cubism_evaluate.hpp"
 
 #include <algorithm>
@@ -15,6 +16,7 @@
 #include "base/sized.hpp"
 #include "eval/blend.hpp"
 #include "eval/channels.hpp"
+#include "eval/forms.hpp"
 #include "eval/grid.hpp"
 
 namespace p2l::eval {
@@ -22,7 +24,9 @@ namespace {
 
 float clamp01(float v) { return v < 0.0f ? 0.0f : (v > 1.0f ? 1.0f : v); }
 
-// A limit curve's weight at x: linear between its points, held beyond the first and last.
+// A limit curve's weight at x: linear between its points, held beyond the first and last;
+// y0 (1 - t) + y1 t as the Core writes it (measured: v5-constraints, bit for bit; y0 + (y1 - y0) t
+// is not).
 float limit_weight(const std::vector<std::array<float, 2>>& points, float x) {
   if (points.empty()) return 1.0f;
   if (x <= points.front()[0]) return points.front()[1];
@@ -30,23 +34,72 @@ float limit_weight(const std::vector<std::array<float, 2>>& points, float x) {
   for (std::size_t i = 0; i + 1 < points.size(); ++i)
     if (x < points[i + 1][0]) {
       const float t = (x - points[i][0]) / (points[i + 1][0] - points[i][0]);
-      return points[i][1] + (points[i + 1][1] - points[i][1]) * t;
+      return points[i][1] * (1.0f - t) + points[i + 1][1] * t;
     }
   return points.back()[1];
 }
 
-// Calls add(shape, weight) for the shapes a binding mixes: the keys around the value (held
-// beyond the ends, no snapping), each weighed by min(1, every limit), the neutral key and
-// absent shapes adding nothing.
+// A blend binding at the pose as the Core mixes it: the shapes at the keys around the value
+// (held beyond the ends, no snapping; none at the neutral key or where the binding has none),
+// each with its key weight, and the binding's limit, min(1, every constraint). A property
+// adds (lo * w_lo + hi * w_hi) * limit: the Core interpolates the binding like keyforms whose
+// neutral form is zero, then scales the result (measured: v4-constraints and v4-colors in
+// tests/cubism/fixtures, bit for bit; weighting each shape by w * limit is not).
+template <class S>
+struct ShapeMix {
+  const S* lo = nullptr;
+  float lo_weight = 0.0f;
+  const S* hi = nullptr;
+  float hi_weight = 0.0f;
+  float limit = 1.0f;
+
+  template <class Get>
+  float of(Get get) const {
+    float v = 0.0f;
+    if (lo) v += get(*lo) * lo_weight;
+    if (hi) v += get(*hi) * hi_weight;
+    return v * limit;
+  }
+  // out[0..n) += the mix of the shapes' arrays (an array shorter than n adds nothing beyond it).
+  template <class Get>
+  void add_to(float* out, std::size_t n, Get array_of) const {
+    const std::span<const float> a = lo ? array_of(*lo).span() : std::span<const float>{};
+    const std::span<const float> b = hi ? array_of(*hi).span() : std::span<const float>{};
+    for (std::size_t j = 0; j < n; ++j) {
+      float v = 0.0f;
+      if (j < a.size()) v += a[j] * lo_weight;
+      if (j < b.size()) v += b[j] * hi_weight;
+      out[j] += v * limit;
+    }
+  }
+  // The opacity and colours of shapes that carry them.
+  void add_colors(float& opacity, Rgb& multiply, Rgb& screen) const {
+    opacity += of([](const S& x) { return x.opacity; });
+    for (int k = 0; k < 3; ++k) {
+      multiply[k] += of([k](const S& x) { return x.multiply[k]; });
+      screen[k] += of([k](const S& x) { return x.screen[k]; });
+    }
+  }
+};
+
+// Calls add(mix) for each binding that mixes a shape at the pose, in binding order.
 template <class S, class Add>
-void for_each_cubism_shape(const std::vector<Binding<S>>& bindings, const float* values, Add&& add) {
+void for_each_cubism_mix(const std::vector<Binding<S>>& bindings, const float* values, Add&& add) {
   for (const Binding<S>& b : bindings) {
     const Span s = span_exact(b.keys.span(), values[b.parameter]);
-    float limit = 1.0f;
-    for (const Limit& l : b.limits) limit = std::min(limit, limit_weight(l.points, values[l.parameter]));
-    if (limit == 0.0f) continue;
-    if (s.lo != b.neutral && s.lo < b.shapes.size() && b.shapes[s.lo]) add(*b.shapes[s.lo], (1.0f - s.t) * limit);
-    if (s.hi != s.lo && s.hi != b.neutral && s.hi < b.shapes.size() && b.shapes[s.hi]) add(*b.shapes[s.hi], s.t * limit);
+    ShapeMix<S> mix;
+    for (const Limit& l : b.limits) mix.limit = std::min(mix.limit, limit_weight(l.points, values[l.parameter]));
+    if (mix.limit == 0.0f) continue;  // adds zeros
+    auto shape_at = [&](std::uint32_t k) -> const S* {
+      return k != b.neutral && k < b.shapes.size() && b.shapes[k] ? &*b.shapes[k] : nullptr;
+    };
+    mix.lo = shape_at(s.lo);
+    mix.lo_weight = 1.0f - s.t;
+    if (s.hi != s.lo) {
+      mix.hi = shape_at(s.hi);
+      mix.hi_weight = 1.0f - mix.lo_weight;  // not t: the Core's (1 - (1 - t)), measured on v5-constraints
+    }
+    if (mix.lo || mix.hi) add(mix);
   }
 }
 
@@ -104,6 +157,24 @@ class Properties {
   bool outside_ = false;
 };
 
+// What the Core clamps an object's values to after its blend shapes when they are Cubism 5.0's
+// (Canvas::blend_clamp; only objects with blend shapes: elsewhere an opacity above 1 passes).
+float clamp(float v, float lo, float hi) { return v < lo ? lo : (v > hi ? hi : v); }
+void clamp_blended(float& opacity, Rgb& multiply, Rgb& screen) {
+  opacity = clamp01(opacity);
+  for (int k = 0; k < 3; ++k) {
+    multiply[k] = clamp01(multiply[k]);
+    screen[k] = clamp01(screen[k]);
+  }
+}
+// The Core's integer draw order (it sorts by it): the value plus 0.001, truncated; beyond
+// the int range the Core's conversion gives INT32_MIN.
+std::int32_t cubism_draw_order(float order) {
+  const float key = order + 0.001f;
+  return std::fabs(key) < 2147483648.0f ? static_cast<std::int32_t>(key) : INT32_MIN;
+}
+constexpr float kMinScale = 0.0001f, kMaxScale = 100.0f, kMaxAngle = 3600.0f, kMaxOrder = 1000.0f;
+
 void compose_colors(Rgb& multiply, Rgb& screen, const Rgb& parent_multiply, const Rgb& parent_screen) {
   for (int k = 0; k < 3; ++k) {
     multiply[k] = multiply[k] * parent_multiply[k];
@@ -123,10 +194,14 @@ void evaluate_parts(const Rig& rig, const ModelPlan& plan, const CubismWeigher& 
     c.part_on[pi] = part.enabled && !props.outside() && (parent < 0 || c.part_on[static_cast<std::size_t>(parent)]);
     // Part opacity is an input of the Core (isVisible starts it at 0 or 1): here the host's
     // and the animation's factors over that start.
-    const float input = clamp01((part.visible ? 1.0f : 0.0f) * s.part_opacity[pi] * s.animation_part_opacity[pi]);
+    const float input = clamp01(s.part_opacity[pi] * s.animation_part_opacity[pi]);
     c.part_input[pi] = input;
     c.part_opacity[pi] = parent < 0 ? input : input * c.part_opacity[static_cast<std::size_t>(parent)];
-    for_each_cubism_shape(part.shapes, weigh.values, [&](const PartShape& shape, float w) { order += w * shape.draw_order; });
+    // As for meshes (the fixtures do not tell whether parts do this too).
+    if (!part.shapes.empty()) order = static_cast<float>(cubism_draw_order(order));
+    for_each_cubism_mix(part.shapes, weigh.values,
+                        [&](const ShapeMix<PartShape>& mix) { order += mix.of([](const PartShape& x) { return x.draw_order; }); });
+    if (rig.canvas.blend_clamp && !part.shapes.empty()) order = clamp(order, 0.0f, kMaxOrder);
     s.part_draw_order[pi] = order;
   }
 }
@@ -151,30 +226,18 @@ void evaluate_deformers(const Rig& rig, const ModelPlan& plan, const CubismWeigh
                     (d.parent < 0 || c.deformer_on[static_cast<std::size_t>(d.parent)]);
     c.deformer_on[i] = on;
     if (!on) continue;  // its frame is never read: every child of a hidden deformer hides too
-    auto shape_colors = [&](float shape_opacity, const Rgb& m, const Rgb& sc, float w) {
-      opacity += w * shape_opacity;
-      for (int k = 0; k < 3; ++k) {
-        multiply[k] += w * m[k];
-        screen[k] += w * sc[k];
-      }
-    };
     if (d.kind == DeformerKind::Warp) {
       float* points = s.warp_points.data() + dp.points_offset;
       const std::size_t n = std::size_t{dp.point_count} * 2;
-      if (has_grid) {
-        blend_rows(nullptr, nullptr, nullptr, 0, points, n);
-        for (const CellWeight& cw : grid) {
-          const float* row = d.lattice->forms[cw.cell].data();
-          blend_rows(points, &row, &cw.weight, 1, points, std::min(n, d.lattice->forms[cw.cell].size()));
-        }
-      } else {
+      if (has_grid)
+        blend_cells(grid, d.lattice->forms, nullptr, points, n);
+      else
         std::fill(points, points + n, 0.0f);
-      }
-      for_each_cubism_shape(d.lattice_shapes, weigh.values, [&](const LatticeShape& shape, float w) {
-        const std::size_t m = std::min(n, shape.points.size());
-        for (std::size_t j = 0; j < m; ++j) points[j] += w * shape.points[j];
-        shape_colors(shape.opacity, shape.multiply, shape.screen, w);
+      for_each_cubism_mix(d.lattice_shapes, weigh.values, [&](const ShapeMix<LatticeShape>& mix) {
+        mix.add_to(points, n, [](const LatticeShape& x) -> const Array<float>& { return x.points; });
+        mix.add_colors(opacity, multiply, screen);
       });
+      if (rig.canvas.blend_clamp && !d.lattice_shapes.empty()) clamp_blended(opacity, multiply, screen);
       if (parent) cubism_map_points(*parent, points, n);
       CubismFrame& f = c.frames[i];
       f = CubismFrame{};
@@ -194,13 +257,18 @@ void evaluate_deformers(const Rig& rig, const ModelPlan& plan, const CubismWeigh
         in.angle += cw.weight * p.angle;
         in.scale += cw.weight * p.scale;
       }
-      for_each_cubism_shape(d.pivot_shapes, weigh.values, [&](const PivotShape& shape, float w) {
-        in.x += w * shape.pivot.x;
-        in.y += w * shape.pivot.y;
-        in.angle += w * shape.pivot.angle;
-        in.scale += w * shape.pivot.scale;
-        shape_colors(shape.opacity, shape.multiply, shape.screen, w);
+      for_each_cubism_mix(d.pivot_shapes, weigh.values, [&](const ShapeMix<PivotShape>& mix) {
+        in.x += mix.of([](const PivotShape& x) { return x.pivot.x; });
+        in.y += mix.of([](const PivotShape& x) { return x.pivot.y; });
+        in.angle += mix.of([](const PivotShape& x) { return x.pivot.angle; });
+        in.scale += mix.of([](const PivotShape& x) { return x.pivot.scale; });
+        mix.add_colors(opacity, multiply, screen);
       });
+      if (rig.canvas.blend_clamp && !d.pivot_shapes.empty()) {
+        in.angle = clamp(in.angle, -kMaxAngle, kMaxAngle);
+        in.scale = clamp(in.scale, kMinScale, kMaxScale);
+        clamp_blended(opacity, multiply, screen);
+      }
       in.base_angle = d.base_angle;
       in.reflect_x = flip_x;
       in.reflect_y = flip_y;
@@ -239,37 +307,37 @@ void evaluate_meshes(const Rig& rig, const ModelPlan& plan, const CubismWeigher&
     float* out = c.vertices.data() + mp.vertex_offset;
     const std::size_t n = std::size_t{mp.vertex_count} * 2;
     const float* start = m.geometry ? m.geometry->positions.data() : nullptr;
-    blend_rows(start, nullptr, nullptr, 0, out, n);
-    for (const CellWeight& cw : grid) {
-      const auto& form = m.keyforms->forms[cw.cell];
-      const float* row = form.data();
-      blend_rows(out, &row, &cw.weight, 1, out, std::min(n, form.size()));
-    }
-    for_each_cubism_shape(m.shapes, weigh.values, [&](const MeshShape& shape, float w) {
-      const std::size_t len = std::min(n, shape.deltas.size());
-      for (std::size_t j = 0; j < len; ++j) out[j] += w * shape.deltas[j];
-      opacity += w * shape.opacity;
-      order += w * shape.draw_order;
-      for (int k = 0; k < 3; ++k) {
-        multiply[k] += w * shape.multiply[k];
-        screen[k] += w * shape.screen[k];
-      }
+    if (has_grid)
+      blend_cells(grid, m.keyforms->forms, start, out, n);
+    else
+      blend_rows(start, nullptr, nullptr, 0, out, n);
+    // The Core makes the keyed draw order its integer before blend shapes add to it
+    // (measured: v5-all in tests/cubism/fixtures).
+    if (!m.shapes.empty()) order = static_cast<float>(cubism_draw_order(order));
+    for_each_cubism_mix(m.shapes, weigh.values, [&](const ShapeMix<MeshShape>& mix) {
+      mix.add_to(out, n, [](const MeshShape& x) -> const Array<float>& { return x.deltas; });
+      mix.add_colors(opacity, multiply, screen);
+      order += mix.of([](const MeshShape& x) { return x.draw_order; });
     });
+    if (rig.canvas.blend_clamp && !m.shapes.empty()) {
+      clamp_blended(opacity, multiply, screen);
+      order = clamp(order, 0.0f, kMaxOrder);
+    }
     if (m.parent >= 0) {
       const std::size_t p = static_cast<std::size_t>(m.parent);
       cubism_map_points(c.frames[p], out, n);
+      // Composed with the deformers' the colours are clamped; a mesh at the root keeps its own.
       compose_colors(multiply, screen, c.deformer_multiply[p], c.deformer_screen[p]);
+      for (int k = 0; k < 3; ++k) {
+        multiply[k] = clamp01(multiply[k]);
+        screen[k] = clamp01(screen[k]);
+      }
     }
-    // The keyform opacity meets the part's first, then the deformer's.
-    if (mp.part >= 0) opacity = opacity * c.part_opacity[static_cast<std::size_t>(mp.part)];
+    // The keyform opacity meets the deformer's first, then the part's, as Core 6 multiplies
+    // them (Core 5 the other way round: up to 6e-8 apart; tests/cubism/fixtures *-core51).
     if (m.parent >= 0) opacity = opacity * c.deformer_opacity[static_cast<std::size_t>(m.parent)];
-    for (int k = 0; k < 3; ++k) {
-      multiply[k] = clamp01(multiply[k]);
-      screen[k] = clamp01(screen[k]);
-    }
-    // The Core's integer draw order; it sorts by it.
-    const float key = order + 0.001f;
-    const std::int32_t draw = std::fabs(key) < 2147483648.0f ? static_cast<std::int32_t>(key) : INT32_MIN;
+    if (mp.part >= 0) opacity = opacity * c.part_opacity[static_cast<std::size_t>(mp.part)];
+    const std::int32_t draw = cubism_draw_order(order);
     c.draw_orders[mi] = draw;
     s.opacity[mi] = opacity;
     s.draw_order[mi] = static_cast<float>(draw);
@@ -278,18 +346,25 @@ void evaluate_meshes(const Rig& rig, const ModelPlan& plan, const CubismWeigher&
   }
 }
 
-// Glue moves vertex pairs after every deformation. A glue outside its keys keeps the
-// intensity it last had inside them; a glue whose mesh is hidden pulls toward (and moves)
-// that mesh's last vertices, as the Core's buffers hold them.
+// Glue moves vertex pairs after every deformation. Its intensity keys do not snap (unlike
+// every other lookup); a glue outside its keys keeps the intensity it last had inside them.
+// A glue whose mesh is hidden pulls toward (and moves) that mesh's last vertices; the Core's
+// buffers then hold something else again, which p2lrt does not reproduce
+// (tests/cubism/fixtures/KNOWN.txt, v5-glue-stale; the importer reports such glue).
 void apply_glue(const Rig& rig, const ModelPlan& plan, const CubismWeigher& weigh, InstanceState& s) {
   CubismState& c = s.cubism;
   for (std::size_t gi = 0; gi < rig.glues.size(); ++gi) {
     const Glue& g = rig.glues[gi];
-    Properties props(weigh, {});
+    CubismWeigher unsnapped = weigh;
+    unsnapped.snap = false;
+    Properties props(unsnapped, {});
     float intensity = props.scalar(plan.glues[gi].channels, ChannelType::GlueIntensity, g.intensity, false);
     props.visit(plan.glues[gi].channels);
     if (!props.outside()) {
-      for_each_cubism_shape(g.shapes, weigh.values, [&](const GlueShape& shape, float w) { intensity += w * shape.intensity; });
+      for_each_cubism_mix(g.shapes, weigh.values, [&](const ShapeMix<GlueShape>& mix) {
+        intensity += mix.of([](const GlueShape& x) { return x.intensity; });
+      });
+      if (rig.canvas.blend_clamp && !g.shapes.empty()) intensity = clamp01(intensity);
       c.glue_intensity[gi] = intensity;
     }
     intensity = c.glue_intensity[gi];

@@ -40,12 +40,11 @@ inline ChannelState static_state(const Part& p) {
   return s;
 }
 
-// out[0..n) = start[0..n) (zeros when start is null) plus the grid's forms blended at the
-// pose, each added in cell order. A form shorter than n adds to its length.
+// out[0..n) = start[0..n) (zeros when start is null) plus each cell's form times its weight,
+// added in cell order. A form shorter than n adds to its length.
 template <class F>
-void blend_forms(const GridPlan& grid, const std::vector<F>& forms, const Weigher& weigh, const float* start, float* out,
+void blend_cells(std::span<const CellWeight> cells, const std::vector<F>& forms, const float* start, float* out,
                  std::size_t n) {
-  const std::span<const CellWeight> cells = weigh(grid);
   bool full = true;
   for (const CellWeight& c : cells) full &= forms[c.cell].size() >= n;
   if (!full) {  // a form shorter than the output: row by row, each over its own length
@@ -71,6 +70,13 @@ void blend_forms(const GridPlan& grid, const std::vector<F>& forms, const Weighe
     blend_rows(from, rows, weights, m, out, n);
     from = out;
   } while (i < cells.size());
+}
+
+// The same with the grid's weights at the pose.
+template <class F>
+void blend_forms(const GridPlan& grid, const std::vector<F>& forms, const Weigher& weigh, const float* start, float* out,
+                 std::size_t n) {
+  blend_cells(weigh(grid), forms, start, out, n);
 }
 
 // A rotation's keyed pivot: the identity at the origin without keyforms, else the blend

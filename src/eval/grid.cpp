@@ -30,17 +30,33 @@ Span span_snapped(std::span<const float> keys, float value) {
 CubismSpan span_cubism(std::span<const float> keys, float value, float epsilon) {
   const std::size_t n = keys.size();
   if (n == 0) return {};
-  if (n == 1) return {0, 0.0f, !(keys[0] - epsilon < value && value < keys[0] + epsilon)};
-  if (!(value >= keys[0] - epsilon)) return {0, 0.0f, true};  // NaN too
-  if (value < keys[0] + epsilon) return {0, 0.0f, false};
+  // Distances from the keys, as the Core measures them (key - epsilon rounds differently).
+  if (n == 1) return {0, 0.0f, !(std::fabs(value - keys[0]) < epsilon)};
+  if (!(value - keys[0] >= -epsilon)) return {0, 0.0f, true};  // NaN too
+  if (value - keys[0] < epsilon) return {0, 0.0f, false};
   const float close = 1.5f * epsilon;
   for (std::size_t i = 1; i < n; ++i) {
-    if (value < keys[i] - epsilon) {
+    if (value - keys[i] < -epsilon) {
       const float gap = keys[i] - keys[i - 1];
       return {static_cast<std::uint32_t>(i - 1), gap < close ? 0.0f : (value - keys[i - 1]) / gap, false};
     }
-    if (value < keys[i] + epsilon) return {static_cast<std::uint32_t>(i), 0.0f, false};
+    if (value - keys[i] < epsilon) return {static_cast<std::uint32_t>(i), 0.0f, false};
   }
+  return {static_cast<std::uint32_t>(n - 1), 0.0f, true};
+}
+
+CubismSpan span_cubism_unsnapped(std::span<const float> keys, float value, float epsilon) {
+  const std::size_t n = keys.size();
+  if (n < 2) return span_cubism(keys, value, epsilon);
+  if (!(value - keys[0] >= -epsilon)) return {0, 0.0f, true};  // NaN too
+  const float close = 1.5f * epsilon;
+  auto segment = [&](std::size_t i) {  // keys i - 1 and i, t beyond [0, 1] within epsilon of them
+    const float gap = keys[i] - keys[i - 1];
+    return CubismSpan{static_cast<std::uint32_t>(i - 1), gap < close ? 0.0f : (value - keys[i - 1]) / gap, false};
+  };
+  for (std::size_t i = 1; i < n; ++i)
+    if (value - keys[i] < -epsilon) return segment(i);
+  if (value - keys[n - 1] < epsilon) return segment(n - 1);
   return {static_cast<std::uint32_t>(n - 1), 0.0f, true};
 }
 
@@ -143,7 +159,16 @@ std::size_t GridPlan::corners(std::uint64_t base, const std::uint32_t* active, c
   return count;
 }
 
-std::size_t GridPlan::weights(const float* values, CellWeight* out) const {
+// An axis as a lookup sees it: the lower key's number, the weight toward the next key
+// (interpolating when not 0), or outside the keys.
+struct AxisSpan {
+  std::uint64_t lo = 0;
+  float t = 0;
+  bool outside = false;
+};
+
+template <class SpanOf>
+std::size_t GridPlan::weights_by(SpanOf span_of, CellWeight* out) const {
   if (cells_ == 0) return 0;
   if (axes_.empty()) {
     out[0] = {0, 1.0f};
@@ -157,15 +182,38 @@ std::size_t GridPlan::weights(const float* values, CellWeight* out) const {
   std::size_t m = 0;
   std::uint64_t base = 0;
   for (const AxisPlan& a : axes_) {
-    Span s = span_snapped(a.keys, values[a.parameter]);
+    const AxisSpan s = span_of(a);
+    if (s.outside) return kOutside;
     base += s.lo * a.stride;
-    if (s.hi != s.lo && m < kMaxActive) {
+    if (s.t != 0.0f && m < kMaxActive) {
       active[m] = static_cast<std::uint32_t>(&a - axes_.data());
       t[m] = s.t;
       ++m;
     }
   }
   return corners(base, active, t, m, out);
+}
+
+std::size_t GridPlan::weights(const float* values, CellWeight* out) const {
+  return weights_by(
+      [&](const AxisPlan& a) {
+        const Span s = span_snapped(a.keys, values[a.parameter]);
+        return AxisSpan{s.lo, s.hi != s.lo ? s.t : 0.0f, false};
+      },
+      out);
+}
+
+// The corners come in the same order and with the same float products as weights(), which
+// are the Core's (a corner of weight 0, which only an underflow could give, adds nothing
+// either way).
+std::size_t GridPlan::cubism_weights(const float* values, const float* epsilon, CellWeight* out, bool snap) const {
+  return weights_by(
+      [&](const AxisPlan& a) {
+        const float v = values[a.parameter], e = epsilon[a.parameter];
+        const CubismSpan s = snap ? span_cubism(a.keys, v, e) : span_cubism_unsnapped(a.keys, v, e);
+        return AxisSpan{s.lo, s.t, s.outside};
+      },
+      out);
 }
 
 namespace {
@@ -202,32 +250,6 @@ std::uint64_t GridPlan::lookup_hash() const {
   for (std::uint32_t c : dense_) f.add(c);
   for (std::uint32_t c : sparse_cells_) f.add(c);
   return f.h;
-}
-
-std::size_t GridPlan::cubism_weights(const float* values, const float* epsilon, CellWeight* out) const {
-  if (cells_ == 0) return 0;
-  if (axes_.empty()) {
-    out[0] = {0, 1.0f};
-    return 1;
-  }
-  constexpr std::size_t kMaxActive = 64;
-  std::uint32_t active[kMaxActive];
-  float t[kMaxActive];
-  std::size_t m = 0;
-  std::uint64_t base = 0;
-  for (const AxisPlan& a : axes_) {
-    const CubismSpan s = span_cubism(a.keys, values[a.parameter], epsilon[a.parameter]);
-    if (s.outside) return kOutside;
-    base += s.lo * a.stride;
-    if (s.t != 0.0f && m < kMaxActive) {
-      active[m] = static_cast<std::uint32_t>(&a - axes_.data());
-      t[m] = s.t;
-      ++m;
-    }
-  }
-  // The corners in the same order and with the same float products as weights(), which are
-  // the Core's (a corner of weight 0, which only an underflow could give, adds nothing either way).
-  return corners(base, active, t, m, out);
 }
 
 std::int64_t GridPlan::floor_cell(const float* values) const {

@@ -38,6 +38,11 @@ struct CubismSpan {
   bool outside = false;
 };
 CubismSpan span_cubism(std::span<const float> keys, float value, float epsilon);
+// The Core's lookup for glue intensities: outside the same way, but never snapped: the
+// segment is the first whose upper key lies more than epsilon above the value (the last
+// within epsilon of the last key), interpolated, or extrapolated a little, across it (not
+// when its keys lie closer than 1.5 epsilon). Measured: v5-decimals, bit for bit.
+CubismSpan span_cubism_unsnapped(std::span<const float> keys, float value, float epsilon);
 
 struct CellWeight {
   std::uint32_t cell;
@@ -71,7 +76,8 @@ class GridPlan {
   // corner order; the first is the corner at every lower key. kOutside when a value lies
   // outside its axis' keys.
   static constexpr std::size_t kOutside = static_cast<std::size_t>(-1);
-  std::size_t cubism_weights(const float* values, const float* epsilon, CellWeight* out) const;
+  // Without [snap], span_cubism_unsnapped (glue intensities).
+  std::size_t cubism_weights(const float* values, const float* epsilon, CellWeight* out, bool snap = true) const;
 
   // Grids that give the same weights at every pose (the same axes, keys and cell numbering:
   // a mesh's keyforms and its opacity and draw-order channels, as Cubism keys them, or
@@ -89,6 +95,9 @@ class GridPlan {
   std::int64_t find(std::uint64_t dense) const;
   // The corners of the interpolating axes [active] (weights [t]) from the cell number [base].
   std::size_t corners(std::uint64_t base, const std::uint32_t* active, const float* t, std::size_t m, CellWeight* out) const;
+  // The weights from each axis' lookup (grid.cpp).
+  template <class SpanOf>
+  std::size_t weights_by(SpanOf span_of, CellWeight* out) const;
 
   std::vector<AxisPlan> axes_;
   std::size_t cells_ = 0;

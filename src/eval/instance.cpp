@@ -137,6 +137,11 @@ Instance::Instance(std::shared_ptr<const Model> model) : model_(std::move(model)
   sized(s.part_composite, parts);
   sized(s.sort_scratch, plan.sort_entries);
   s.part_opacity.assign(parts, 1.0f);
+  // Under Cubism's rules a part's visible flag is only where its opacity starts, as the Core's
+  // part opacities start at 0 for a part saved hidden (the host may show it).
+  if (plan.cubism)
+    for (std::size_t p = 0; p < parts; ++p) s.part_opacity[p] = rig.parts[p].visible ? 1.0f : 0.0f;
+  s.any_part_opacity = std::find(s.part_opacity.begin(), s.part_opacity.end(), 0.0f) != s.part_opacity.end();
   s.animation_part_opacity.assign(parts, 1.0f);
   sized(s.mesh_colors, meshes);
   sized(s.part_colors, parts);

@@ -251,7 +251,11 @@ void RecordReader::canvas(Canvas& c) {
   c.origin_x = r_.f32("canvas originX");
   c.origin_y = r_.f32("canvas originY");
   c.pixels_per_unit = r_.f32("canvas pixelsPerUnit");
-  if (version_ >= 2) c.y_up = r_.u8("canvas flags") & 1;
+  if (version_ >= 2) {
+    const std::uint8_t flags = r_.u8("canvas flags");
+    c.y_up = flags & 1;
+    c.blend_clamp = flags & 2;
+  }
 }
 
 void RecordReader::parameters(std::vector<Parameter>& out) {

@@ -308,8 +308,9 @@ class Validator {
              "version 2) cannot carry them");
       return;
     }
-    if (rig_.canvas.y_up)
-      fail(ChunkId::CANV, kNoRecord, ErrorCode::BadStructure, "a canvas whose root points y up needs Cubism's rules (CANV version 2)");
+    if (rig_.canvas.y_up || rig_.canvas.blend_clamp)
+      fail(ChunkId::CANV, kNoRecord, ErrorCode::BadStructure,
+           "a root pointing y up and clamping blend shapes need Cubism's rules (CANV version 2)");
     for (std::size_t i = 0; i < rig_.parameters.size() && ok(); ++i)
       if (rig_.parameters[i].decimals != 3)
         fail(Where{ChunkId::PARM, i, "parameter", i, &rig_.parameters[i].id}, ErrorCode::BadStructure,

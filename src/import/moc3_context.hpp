@@ -52,18 +52,7 @@ struct Context {
   // form per keyform of [k] made by form(global keyform index).
   template <class F>
   Grid<F> grid(const KeyformRange& k, const std::function<F(std::uint32_t)>& form) const {
-    Grid<F> g;
-    const auto axes = bindings.axes(k.binding);
-    for (const auto& a : axes) g.axes.push_back({a.parameter, Array<float>(std::vector<float>(a.keys.begin(), a.keys.end()))});
-    for (std::uint32_t local = 0; local < k.count; ++local) {
-      std::uint32_t rest = local;
-      for (const auto& a : axes) {
-        g.coords.push_back(static_cast<std::uint16_t>(rest % a.keys.size()));
-        rest /= static_cast<std::uint32_t>(a.keys.size());
-      }
-      g.forms.push_back(form(k.first + local));
-    }
-    return g;
+    return keyform_grid<F>(bindings, k, form);
   }
 
   // The same keyforms as a table of values.

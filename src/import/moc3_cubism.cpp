@@ -22,30 +22,20 @@ class CubismBuilder {
   void build() {
     const auto& c = f_.canvas();
     rig_.rules = CoreRules::Cubism;
-    rig_.canvas = {c.width, c.height, c.origin_x, c.origin_y, c.pixels_per_unit, (c.flags & 1) != 0};
+    rig_.canvas = {c.width, c.height, c.origin_x, c.origin_y, c.pixels_per_unit, (c.flags & 1) != 0, f_.version() >= 5};
     parameters();
     deformers();
     parts();
     meshes();
     glues();
     build_draw_tree(o_, true, rig_, report_);
+    report_stale_glue();
   }
 
  private:
   template <class F, class Form>
   Grid<F> grid(const KeyformRange& k, Form form) const {
-    Grid<F> g;
-    const auto axes = b_.axes(k.binding);
-    for (const auto& a : axes) g.axes.push_back({a.parameter, Array<float>(std::vector<float>(a.keys.begin(), a.keys.end()))});
-    for (std::uint32_t local = 0; local < k.count; ++local) {
-      std::uint32_t rest = local;
-      for (const auto& a : axes) {
-        g.coords.push_back(static_cast<std::uint16_t>(rest % a.keys.size()));
-        rest /= static_cast<std::uint32_t>(a.keys.size());
-      }
-      g.forms.push_back(form(k.first + local));
-    }
-    return g;
+    return keyform_grid<F>(b_, k, form);
   }
 
   // Whether every keyform holds the same bits (then the static value stands for them).
@@ -223,23 +213,11 @@ class CubismBuilder {
     std::size_t hidden_flags = 0;
     for (std::size_t mi = 0; mi < o_.meshes.size(); ++mi) {
       const auto& m = o_.meshes[mi];
-      p2l::Mesh out;
-      out.id = out.name = m.id;
-      out.parent = m.parent;
-      out.blend = (m.flags & 1) ? 1 : (m.flags & 2) ? 2 : 0;
-      out.mask_meshes = m.masks;
-      out.invert_mask = (m.flags & 8) != 0;
-      out.culling = (m.flags & 4) == 0;
-      out.texture_page = static_cast<std::int32_t>(m.texture);
+      p2l::Mesh out = mesh_record(m);
       out.visible = m.enabled;  // isEnabled hides a mesh in the Core; isVisible does nothing
       hidden_flags += !m.visible;
-      std::vector<float> uvs(std::size_t{m.vertex_count} * 2);
-      for (std::size_t k = 0; k < uvs.size(); ++k) uvs[k] = f_.f32(kUvArray, m.first_uv + k);
-      std::vector<std::uint32_t> indices(m.index_count);
-      for (std::size_t k = 0; k < indices.size(); ++k) indices[k] = f_.u16(kIndexArray, m.first_index + k);
       // Keyforms are absolute and the rest positions zero: the Core's sum starts from zero.
-      out.geometry = Geometry{Array<float>(std::vector<float>(std::size_t{m.vertex_count} * 2, 0.0f)),
-                              Array<float>(std::move(uvs)), IndexArray(std::move(indices))};
+      out.geometry = zero_rest_geometry(f_, m);
       out.keyforms = grid<Array<float>>(m.keyforms, [&](std::uint32_t j) { return positions(kMeshPositions, j, m.vertex_count); });
       scalar(m.keyforms, out.channels, ChannelType::Opacity, kMeshOpacity, out.opacity);
       scalar(m.keyforms, out.channels, ChannelType::DrawOrder, kMeshOrder, out.draw_order);
@@ -285,6 +263,59 @@ class CubismBuilder {
         for (const auto& b : bs_.glues[gi]) out.shapes.push_back(binding<GlueShape>(b, [&](std::uint32_t j) { return GlueShape{value(j)}; }));
       rig_.glues.push_back(std::move(out));
     }
+  }
+
+  // Where a glue's mesh can be hidden, the Core glues against what its buffers hold from
+  // earlier updates, which p2lrt follows only as far as tests/cubism/fixtures/KNOWN.txt says.
+  void report_stale_glue() {
+    for (const auto& g : rig_.glues) {
+      if (g.mesh_a == g.mesh_b) continue;  // glues nothing
+      for (std::uint32_t mesh : {g.mesh_a, g.mesh_b}) {
+        const std::string why = hidden_when(mesh);
+        if (!why.empty())
+          report_.dropped.push_back("glue " + g.id + " joins art mesh " + rig_.meshes[mesh].id + ", which the Core hides " + why +
+                                    ": there the Core glues against what its buffers keep from earlier updates, which p2lrt "
+                                    "approximates by the mesh's last vertices");
+      }
+    }
+  }
+  // Why the Core can hide art mesh [mi] (not computing its vertices), or empty: it or an
+  // object above it is disabled, or keyed on a narrower range than its parameter's.
+  std::string hidden_when(std::uint32_t mi) const {
+    const p2l::Mesh& m = rig_.meshes[mi];
+    if (!m.visible) return "always (it is disabled)";
+    std::string why = narrower(m.keyforms ? &m.keyforms->axes : nullptr, m.channels);
+    for (std::int32_t d = m.parent; why.empty() && d >= 0; d = rig_.deformers[static_cast<std::size_t>(d)].parent) {
+      const p2l::Deformer& dd = rig_.deformers[static_cast<std::size_t>(d)];
+      if (!dd.enabled) return "always (deformer " + dd.id + " above it is disabled)";
+      const auto* axes = dd.kind == DeformerKind::Warp ? (dd.lattice ? &dd.lattice->axes : nullptr) : (dd.pivot ? &dd.pivot->axes : nullptr);
+      why = narrower(axes, dd.channels);
+    }
+    for (std::int32_t p = o_.meshes[mi].parent_part; why.empty() && p >= 0; p = o_.parts[static_cast<std::size_t>(p)].parent) {
+      const p2l::Part& pp = rig_.parts[static_cast<std::size_t>(p)];
+      if (!pp.enabled) return "always (part " + pp.id + " above it is disabled)";
+      why = narrower(nullptr, pp.channels);
+    }
+    return why;
+  }
+  // "where PARAM lies beyond KEY" when a grid's keys do not reach its parameter's range.
+  std::string narrower(const std::vector<Axis>* axes, const Channels& channels) const {
+    auto check = [&](const std::vector<Axis>& list) -> std::string {
+      for (const Axis& a : list) {
+        const std::span<const float> keys = a.keys.span();
+        if (keys.empty()) continue;
+        const p2l::Parameter& p = rig_.parameters[a.parameter];
+        const float e = static_cast<float>(std::pow(0.1, double(p.decimals)));
+        if (p.min - keys.front() < -e || p.max - keys.back() >= e)
+          return "where " + p.id + " lies outside its keys [" + std::to_string(keys.front()) + ", " +
+                 std::to_string(keys.back()) + "]";
+      }
+      return {};
+    };
+    std::string why = axes ? check(*axes) : std::string();
+    for (const Channel& c : channels)
+      if (why.empty()) why = check(c.grid.axes);
+    return why;
   }
 
   const File& f_;

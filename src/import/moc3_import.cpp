@@ -231,14 +231,7 @@ ImportResult import_moc3(std::span<const std::uint8_t> bytes, const Moc3ImportOp
   }
 
   for (const auto& m : o.meshes) {
-    Mesh out;
-    out.id = out.name = m.id;
-    out.parent = m.parent;
-    out.blend = (m.flags & 1) ? 1 : (m.flags & 2) ? 2 : 0;
-    out.mask_meshes = m.masks;
-    out.invert_mask = (m.flags & 8) != 0;
-    out.culling = (m.flags & 4) == 0;
-    out.texture_page = static_cast<std::int32_t>(m.texture);
+    Mesh out = moc3::mesh_record(m);
     // Part opacity multiplies down the part tree, so an invisible part hides its subtree.
     bool part_visible = true;
     for (std::int32_t q = m.parent_part; q >= 0; q = o.parts[static_cast<std::size_t>(q)].parent)
@@ -247,14 +240,9 @@ ImportResult import_moc3(std::span<const std::uint8_t> bytes, const Moc3ImportOp
                          (m.parent < 0 || deformer_on[static_cast<std::size_t>(m.parent)]);
     in.mesh_enabled.push_back(enabled);
     out.visible = enabled && part_visible;
-    std::vector<float> uvs(std::size_t{m.vertex_count} * 2);
-    for (std::size_t k = 0; k < uvs.size(); ++k) uvs[k] = f.f32(kUvArray, m.first_uv + k);
-    std::vector<std::uint32_t> indices(m.index_count);
-    for (std::size_t k = 0; k < indices.size(); ++k) indices[k] = f.u16(kIndexArray, m.first_index + k);
     // Rest positions at zero and each keyform's absolute positions as its offsets: the
     // weights of a full grid sum to one, so the blend is the Core's interpolation.
-    out.geometry = Geometry{Array<float>(std::vector<float>(std::size_t{m.vertex_count} * 2, 0.0f)), Array<float>(std::move(uvs)),
-                            IndexArray(std::move(indices))};
+    out.geometry = zero_rest_geometry(f, m);
     const bool root = m.parent < 0;
     out.keyforms = in.grid<Array<float>>(m.keyforms, [&](std::uint32_t j) { return in.positions(kMeshPositions, j, m.vertex_count, root); });
     scalar(in, out.channels, ChannelType::DrawOrder, m.keyforms, kMeshOrder, 500.0f);

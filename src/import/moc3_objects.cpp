@@ -245,4 +245,25 @@ bool Objects::read(const File& f, const Bindings& bindings, Objects& out, Error&
   return true;
 }
 
+p2l::Mesh mesh_record(const Mesh& m) {
+  p2l::Mesh out;
+  out.id = out.name = m.id;
+  out.parent = m.parent;
+  out.blend = (m.flags & 1) ? 1 : (m.flags & 2) ? 2 : 0;
+  out.mask_meshes = m.masks;
+  out.invert_mask = (m.flags & 8) != 0;
+  out.culling = (m.flags & 4) == 0;
+  out.texture_page = static_cast<std::int32_t>(m.texture);
+  return out;
+}
+
+Geometry zero_rest_geometry(const File& f, const Mesh& m) {
+  std::vector<float> uvs(std::size_t{m.vertex_count} * 2);
+  for (std::size_t k = 0; k < uvs.size(); ++k) uvs[k] = f.f32(78, m.first_uv + k);
+  std::vector<std::uint32_t> indices(m.index_count);
+  for (std::size_t k = 0; k < indices.size(); ++k) indices[k] = f.u16(79, m.first_index + k);
+  return Geometry{Array<float>(std::vector<float>(std::size_t{m.vertex_count} * 2, 0.0f)), Array<float>(std::move(uvs)),
+                  IndexArray(std::move(indices))};
+}
+
 }  // namespace p2l::moc3

@@ -89,6 +89,30 @@ struct Objects {
   static bool read(const File& file, const Bindings& bindings, Objects& out, Error& error);
 };
 
+// A grid over the binding's axes (the first varies fastest, as in moc3 and p2lrt), one form
+// per keyform of [k], made by form(global keyform index).
+template <class F, class Form>
+Grid<F> keyform_grid(const Bindings& bindings, const KeyformRange& k, Form form) {
+  Grid<F> g;
+  const auto axes = bindings.axes(k.binding);
+  for (const auto& a : axes) g.axes.push_back({a.parameter, Array<float>(std::vector<float>(a.keys.begin(), a.keys.end()))});
+  for (std::uint32_t local = 0; local < k.count; ++local) {
+    std::uint32_t rest = local;
+    for (const auto& a : axes) {
+      g.coords.push_back(static_cast<std::uint16_t>(rest % a.keys.size()));
+      rest /= static_cast<std::uint32_t>(a.keys.size());
+    }
+    g.forms.push_back(form(k.first + local));
+  }
+  return g;
+}
+
+// A mesh's UVs and triangles, with rest positions at zero: its keyforms hold absolute positions.
+Geometry zero_rest_geometry(const File& f, const Mesh& m);
+// What a p2lrt mesh takes from the moc's as it is: id, parent, blend mode, masks, culling
+// (the flag byte's double-sided bit negated), texture page.
+p2l::Mesh mesh_record(const Mesh& m);
+
 // The moc3's draw-order groups as p2lrt's draw tree (rig.draw_groups, pre-order), with each
 // group's minimum draw order as its floor when [floor_orders] (Cubism's rules). Reports groups
 // no part owns.

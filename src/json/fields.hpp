@@ -47,6 +47,7 @@ void fields(V& v, S& s) {
   v("origin_y", s.origin_y);
   v("pixels_per_unit", s.pixels_per_unit);
   v("y_up", s.y_up);
+  v("blend_clamp", s.blend_clamp);
 }
 
 template <class V, Is<Parameter> S>

@@ -132,8 +132,9 @@ int main(int argc, char** argv) {
     for (std::size_t i = 0; i < np; ++i) in.parameters()[i] = pose["values"][i].get<float>();
     if (pose.contains("partOpacities"))
       for (std::uint32_t i = 0; i < nparts; ++i) in.set_part_opacity(i, pose["partOpacities"][i].get<float>());
-    else
-      for (std::uint32_t i = 0; i < nparts; ++i) in.set_part_opacity(i, 1.0f);
+    else  // where the Core's start (a part saved hidden starts at 0; the format's rules hide it anyway)
+      for (std::uint32_t i = 0; i < nparts; ++i)
+        in.set_part_opacity(i, original ? 1.0f : core["parts"][i]["opacity"].get<float>());
     in.evaluate();
     const float* core_opacity = at + vertex_floats;
     const float* core_multiply = core_opacity + nd;
@@ -160,7 +161,10 @@ int main(int argc, char** argv) {
           color.see(std::fabs(double(in.multiply(m)[c]) - core_multiply[4 * m + c]), k, m);
           color.see(std::fabs(double(in.screen(m)[c]) - core_screen[4 * m + c]), k, m);
         }
-        if (static_cast<int>(std::floor(in.draw_order(m) + 0.001f)) != pose["drawOrder"][m].get<int>()) ++draw_order;
+        const int our_order = static_cast<int>(std::floor(in.draw_order(m) + 0.001f));
+        if (our_order != pose["drawOrder"][m].get<int>() && draw_order++ < 3)
+          std::printf("  draw order differs: pose %zu, drawable %s: p2lrt %d (%.9g), the Core %d\n", k,
+                      rig.meshes[m].id.c_str(), our_order, double(in.draw_order(m)), pose["drawOrder"][m].get<int>());
         theirs.push_back({pose["renderOrder"][m].get<int>(), m});
       }
       at += v.size();

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Regenerates the Cubism fixtures from their list (fixtures/LIST.txt: name, seed, moc3 version,
 # generator features, what the fixture is for): the generator writes NAME.moc3, then each
-# official Core found dumps it over the fixture pose set (core_dump.js --poses 60 --parts):
-#   Core 5.1.0 ($P2L_CORES/core-5.1.0.js)  -> NAME.json, NAME.bin          (every fixture)
+# official Core dumps it over the fixture pose set (core_dump.js --poses 60 --parts):
+#   Core 6.0.1 ($P2L_CORES/core-6.0.1.js)  -> NAME.json, NAME.bin          (every fixture)
+#   Core 5.1.0 ($P2L_CORES/core-5.1.0.js)  -> NAME-core51.json, .bin       (every fixture)
 #   Core 4.2.2 (scripts/fetch_cubism_core.sh) -> NAME-core422.json, .bin    (versions 1-4 only:
 #                                                                            it loads no later)
 # Prints one line per file it writes. A Core that refuses a file, or (5.x) a file that fails
@@ -22,8 +23,10 @@ poses=60
 mkdir -p "$out"
 command -v node > /dev/null || { echo "record_fixtures: node is not installed" >&2; exit 1; }
 
-core51=$cores/core-5.1.0.js
-[[ -f $core51 ]] || { echo "record_fixtures: no Core 5.1.0 at $core51 (set P2L_CORES)" >&2; exit 1; }
+core6=$cores/core-6.0.1.js core51=$cores/core-5.1.0.js
+for f in "$core6" "$core51"; do
+  [[ -f $f ]] || { echo "record_fixtures: no $(basename "$f") in $cores (set P2L_CORES)" >&2; exit 1; }
+done
 core422=
 if dir=$("$here/../../scripts/fetch_cubism_core.sh" 2> /dev/null); then
   core422=$dir/package/live2dcubismcore.min.js
@@ -57,7 +60,8 @@ while read -r name seed version features description; do
   moc=$out/$name.moc3
   echo "$name: seed $seed, version $version, features $features"
   echo "  $("$make" "$seed" "$moc" --version "$version" --features "$features" < /dev/null)"
-  dump "$core51" "$moc" "$out/$name"
+  dump "$core6" "$moc" "$out/$name"
+  dump "$core51" "$moc" "$out/$name-core51"
   if [[ -n $core422 && $version -le 4 ]]; then dump "$core422" "$moc" "$out/$name-core422"; fi
   count=$((count + 1))
 done < "$list"
