@@ -512,6 +512,26 @@ TEST(CubismImport, Cdi3NamesAndTheGroupTreeInPreOrder) {
 
 // ---- model3.json -----------------------------------------------------------------------------
 
+// Exports seen in the wild write "Physics": null; Cubism's Framework reads it as no file.
+TEST(CubismImport, Model3NullSideFilesAreNoFiles) {
+  const std::string text = R"({"Version": 3, "FileReferences": {"Moc": "m.moc3", "Textures": [], "Physics": null,
+                       "Pose": null, "DisplayInfo": null, "UserData": null}})";
+  p2l::ImportReport report;
+  p2l::cubism::Model3 m;
+  auto e = run("x.model3.json", text, [&](const Node& n) { m = p2l::cubism::read_model3(n, report); });
+  ASSERT_TRUE(e.ok()) << e.to_string();
+  EXPECT_EQ(m.physics, "");
+  EXPECT_EQ(m.pose, "");
+  EXPECT_EQ(m.display_info, "");
+  EXPECT_EQ(m.user_data, "");
+  EXPECT_TRUE(report.dropped.empty()) << lines(report);
+  // Anything else than a string or null still names the place.
+  const std::string bad = R"({"Version": 3, "FileReferences": {"Moc": "m.moc3", "Physics": 3}})";
+  e = run("x.model3.json", bad, [&](const Node& n) { m = p2l::cubism::read_model3(n, report); });
+  EXPECT_FALSE(e.ok());
+  EXPECT_NE(e.to_string().find("FileReferences.Physics"), std::string::npos) << e.to_string();
+}
+
 TEST(CubismImport, Model3GroupsBecomeRolesAndHitAreasAreNamedByName) {
   const std::string text = R"({"Version": 3, "FileReferences": {"Moc": "m.moc3"},
     "Groups": [{"Target": "Parameter", "Name": "EyeBlink", "Ids": ["ParamC", "ParamFoo", "ParamD"]},

@@ -13,7 +13,12 @@ void report_unused(const Node& object, std::initializer_list<const char*> used, 
 
 namespace {
 
-std::string optional_file(const Node& refs, const char* key) { return refs.string_or(key, ""); }
+// A side file's name, or "" without one: missing, or null (Cubism's Framework reads a null
+// reference as no file; seen in exports: "Physics": null).
+std::string optional_file(const Node& refs, const char* key) {
+  const auto member = refs.find(key);
+  return member && !member->json().is_null() ? member->string() : std::string();
+}
 
 void motions(const Node& list, Model3& m, ImportReport& report) {
   for (const std::string& group : list.keys()) {
