@@ -325,7 +325,7 @@ TEST(ZeroCopy, MisalignedBorrowedBytesStillLoadCorrectly) {
 TEST(FormatSupport, MatchesTheOriginalRuntimesString) {
   EXPECT_STREQ(p2l::format_support(),
                "1,2 STRS/1 CANV/1 PARM/1 DEFM/1 PART/1 MESH/1 GLUE/1 DRAW/1 TEXR/1 PHYS/2 CLIP/1 ROLE/1 PGUI/1 "
-               "META/1 BONE/1 SKIN/1 COLL/1 SIMS/1 EXPR/1 HITA/1 UDAT/1 POSE/1 CEXT/1");
+               "META/1 BONE/1 SKIN/1 COLL/1 SIMS/1 EXPR/2 HITA/1 UDAT/1 POSE/2 CEXT/2");
   EXPECT_EQ(p2l::known_chunks().size(), 23u);
 }
 
