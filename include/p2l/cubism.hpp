@@ -15,6 +15,11 @@ struct CubismImportOptions {
   // The uri is the path as the model3.json writes it (relative to the model3.json's folder:
   // where the .p2lrt will be written is not known here).
   bool external_textures = false;
+  // Every motion plays as Cubism's Framework plays it (CEXT version 2, flag bit 0: start at
+  // time 0 with weight 0, fade out before the end and stop, Meta.Loop ignored, ...; see
+  // docs/RUNTIME.md "Cubism playback"). False: p2lrt's own clip rules (Meta.Loop applies,
+  // one-shots hold their end), and only the Bezier flag is written.
+  bool cubism_playback = true;
 };
 
 // MODEL.model3.json and everything it references, or a bare .moc3 (core chunks only). Every
