@@ -9,8 +9,8 @@
 #
 # MODEL_FOLDER holds one *.model3.json. BUILD_DIR (default build) has p2l_motion_trace.
 # --only N: the N longest motions and the first expression only (what CI runs). The Core is
-# npm's 4.2.2 for moc3 versions 1-4 and $P2L_CORE5 (default ~/.cache/p2lrt/cores/core-5.1.0.js)
-# for version 5; the Framework comes from npm (tests/physics_reference/fetch_framework.sh).
+# $P2L_CORE5 (default ~/.cache/p2lrt/cores/core-5.1.0.js) when present, else npm's 4.2.2
+# (moc3 versions 1-4; P2L_CORE4_ONLY=1 forces it); the Framework comes from npm (tests/physics_reference/fetch_framework.sh).
 # Nothing of either, nor of the model, enters the repository. Exit status: 0 all within the
 # bound (default 1e-3), 1 some above, 77 missing node, Core or Framework.
 set -uo pipefail
@@ -43,9 +43,12 @@ if [[ ${#models[@]} -ne 1 ]]; then echo "cubism_motion_table: expected one .mode
 model=${models[0]}
 moc=$(node -e 'const m=require(process.argv[1]);console.log(m.FileReferences.Moc)' "$(realpath "$model")")
 version=$(od -An -tu1 -j4 -N1 "$folder/$moc" | tr -d ' ')
-if [[ $version -ge 5 ]]; then
-  core=${P2L_CORE5:-$HOME/.cache/p2lrt/cores/core-5.1.0.js}
-  if [[ ! -f $core ]]; then echo "cubism_motion_table: SKIPPED: moc3 version $version needs Core 5 ($core)" >&2; exit 77; fi
+core5=${P2L_CORE5:-$HOME/.cache/p2lrt/cores/core-5.1.0.js}
+if [[ -f $core5 && ${P2L_CORE4_ONLY:-0} != 1 ]]; then
+  core=$core5  # the newest official Core: it loads versions 1-5 and reports repeat parameters
+elif [[ $version -ge 5 ]]; then
+  echo "cubism_motion_table: SKIPPED: moc3 version $version needs Core 5 ($core5)" >&2
+  exit 77
 else
   if ! pkg=$("$root/scripts/fetch_cubism_core.sh"); then
     echo "cubism_motion_table: SKIPPED: the Cubism Core could not be fetched from npm" >&2

@@ -24,6 +24,15 @@ constexpr double kMaxPasses = 1024;
 // Where a Cubism loop's new lap counts its events from: just before 0, so events at 0 fire.
 constexpr double kLapEpsilon = 1e-9;
 
+// A repeat parameter's value brought into [min, max] by whole ranges past the end it left,
+// as Cubism's model (Web Framework 5-r.4) does on every write; a zero range stays at the end.
+float wrap_into(float v, float min, float max) {
+  const float size = max - min;
+  if (v > max) return size > 0.0f ? min + std::fmod(v - max, size) : max;
+  if (v < min) return size > 0.0f ? max - std::fmod(min - v, size) : min;
+  return v;
+}
+
 // A clip's fade time: negative or NaN is the 1 s default.
 float fade_seconds(float f) { return f >= 0.0f ? f : 1.0f; }
 // A curve's own fade time: negative or NaN is "the clip's" (-1).
@@ -223,8 +232,9 @@ void ClipLayers::blend(std::span<float> values, std::uint32_t parameter, float v
   float& slot = values[parameter];
   slot += (v - slot) * w;
   if (!cubism) return;
+  // Cubism's model keeps every value in range: clamped, or wrapped for a repeat parameter.
   const Parameter& range = rig_->parameters[parameter];
-  if (!range.repeat) slot = std::clamp(slot, range.min, range.max);
+  slot = range.repeat ? wrap_into(slot, range.min, range.max) : std::clamp(slot, range.min, range.max);
   carried_[parameter] = 1;
   any_carried_ = true;
 }

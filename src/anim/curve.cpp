@@ -5,6 +5,7 @@
 #include "anim/curve.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <numbers>
 
@@ -29,6 +30,19 @@ double unit(double s) { return std::clamp(s, 0.0, 1.0); }
 double quadratic_root(double b, double c, double d) {
   if (std::abs(b) < kTiny) return std::abs(c) < kTiny ? -d : -d / c;
   return -(c + std::sqrt(c * c - 4.0 * b * d)) / (2.0 * b);
+}
+
+// Whether the point at [point] (a float from the file) ends after [time]. Cubism's points are
+// the doubles of the decimal text (3.1, not 3.0999999): where the time rounds to the point's
+// float, the point is taken as the double of its shortest decimal (which reads back as the
+// same float), so a time a hair before 3.1 is before it, as in Cubism.
+bool ends_after(float point, double time) {
+  if (static_cast<float>(time) != point) return point > time;
+  char text[32];
+  const auto written = std::to_chars(text, text + sizeof text, point);
+  double decimal = point;
+  std::from_chars(text, written.ptr, decimal);
+  return decimal > time;
 }
 
 }  // namespace
@@ -87,7 +101,7 @@ float curve_value(float start_time, float start_value, std::span<const CurveSegm
   double t0 = start_time, v0 = start_value;
   for (const CurveSegment& seg : segments) {
     const double t1 = seg.time, v1 = seg.value;
-    if (t1 > time) {
+    if (ends_after(seg.time, time)) {
       // Cubism clamps the fraction below at 0 (a time before the segment's start) and not
       // above: a segment that runs backwards (its end before its start, as some files have)
       // is reached before its start and extrapolated past its end. A segment of zero length

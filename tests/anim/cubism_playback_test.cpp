@@ -326,3 +326,21 @@ TEST(CubismPlayback, ExpressionStartsAtWeightZero) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(CubismPlayback, PointTimesAreTheFilesDecimals) {
+  // Cubism compares its clock with the double of the file's text (3.1); p2lrt holds the float
+  // 3.0999999. 186 steps of 1/60 in double are 3.0999999999999996: still before 3.1, so the
+  // stepped segment ending there still holds (Rice's mtn_01 switches a value on that frame).
+  const std::vector<CurveSegment> segments{seg(SegmentKind::Stepped, 3.1f, 60), seg(SegmentKind::Linear, 6, 0)};
+  double clock = 0;
+  for (int k = 0; k < 186; ++k) clock += 1.0 / 60;
+  ASSERT_LT(clock, 3.1);
+  ASSERT_GT(clock, static_cast<double>(3.1f));
+  EXPECT_EQ(anim::curve_value(0, 60, segments, clock), 60.0f);
+  EXPECT_NEAR(anim::curve_value(0, 60, segments, 3.1 + 1e-9), 60.0f * (1.0f - 1e-9f / 2.9f), 1e-3);
+  EXPECT_LT(anim::curve_value(0, 60, segments, 3.2), 59.0f);
+}
+
+}  // namespace

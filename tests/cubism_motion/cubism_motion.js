@@ -56,8 +56,19 @@ function loadFramework(file, Core) {
   const text = fs.readFileSync(file, 'utf8');
   const begin = text.indexOf('class CubismBreath {'), end = text.indexOf('class csmRect {');
   if (begin < 0 || end < begin) throw new Error(`${file}: not the bundle expected (another version?)`);
+  // The packaged Framework predates repeat parameters (Web Framework 5-r.4 wraps their values
+  // into the range on every write where it clamps the others): with a Core that reports them,
+  // the write wraps them as 5-r.4's CubismModel does; every other parameter is clamped as is.
+  let section = text.slice(begin, end);
+  const clamp = '    if (this._model.parameters.maximumValues[parameterIndex] < value) {';
+  if (section.split(clamp).length !== 2) throw new Error(`${file}: cannot find the parameter clamp`);
+  section = section.replace(clamp, '    if (this._model.parameters.repeats && this._model.parameters.repeats[parameterIndex]) ' +
+    'value = __wrap(value, this._model.parameters.minimumValues[parameterIndex], ' +
+    'this._model.parameters.maximumValues[parameterIndex]);\n' + clamp);
   const source = 'var __pow = Math.pow;\nvar __publicField = (o, k, v) => { o[k] = v; return v; };\n' +
-    text.slice(begin, end) +
+    'var __wrap = (v, min, max) => { const n = max - min; const mod = (a) => a - Math.floor(a / n) * n;' +
+    ' if (v > max) return n > 0 ? min + mod(v - max) : max; if (v < min) return n > 0 ? max - mod(min - v) : min; return v; };\n' +
+    section +
     '\nreturn { CubismMoc, CubismMotion, CubismMotionManager, CubismExpressionMotion, CubismPose, ' +
     'CubismEyeBlink, CubismPhysics };';
   return new Function('Live2DCubismCore', source)(Core);
@@ -121,10 +132,12 @@ async function main() {
   if (entry.FadeOutTime >= 0) motion.setFadeOutTime(entry.FadeOutTime);
   motion.setEffectIds(eyeBlinkIds, lipSyncIds);
   const motions = new F.CubismMotionManager();
+  motions.setEventCallback(() => {});
   motions.startMotionPriority(motion, false, 2);
   let expressions = null;
   if (opt.expression) {
     expressions = new F.CubismMotionManager();
+    expressions.setEventCallback(() => {});
     expressions.startMotionPriority(F.CubismExpressionMotion.create(json(opt.expression)), false, 3);
   }
 

@@ -13,7 +13,7 @@
 //
 // Output (tab separated): "rate R", "frames N", "P <id> <min> <max>" per parameter, "Q <id>"
 // per part, then per frame "F <k> <parameter values...> <part opacities...>" (%.9g). The
-// values are those the evaluation used: clamped to the range (wrapped ones as they are),
+// values are those the evaluation used: clamped to the range (repeat ones wrapped into it),
 // which is where Cubism's model keeps them.
 #include <algorithm>
 #include <cmath>
@@ -34,6 +34,14 @@ int usage() {
                "usage: p2l_motion_trace MODEL3_JSON --motion CLIP_ID [--expression NAME] [--rate HZ] [--frames N] "
                "[--p2lrt-playback]\n");
   return 2;
+}
+
+// A repeat parameter's value in [min, max], as Cubism's model keeps it.
+float wrap_into(float v, float min, float max) {
+  const float size = max - min;
+  if (v > max) return size > 0.0f ? min + std::fmod(v - max, size) : max;
+  if (v < min) return size > 0.0f ? max - std::fmod(min - v, size) : min;
+  return v;
 }
 
 }  // namespace
@@ -106,7 +114,7 @@ int main(int argc, char** argv) {
     const auto values = instance.current();
     for (std::size_t i = 0; i < rig.parameters.size(); ++i) {
       const p2l::Parameter& p = rig.parameters[i];
-      const float v = p.repeat ? values[i] : std::clamp(values[i], p.min, p.max);
+      const float v = p.repeat ? wrap_into(values[i], p.min, p.max) : std::clamp(values[i], p.min, p.max);
       std::printf("\t%.9g", static_cast<double>(v));
     }
     for (std::size_t i = 0; i < rig.parts.size(); ++i)
