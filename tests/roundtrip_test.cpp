@@ -2,6 +2,7 @@
 // the writer is reproducible; compression changes storage only; borrowing is zero-copy.
 #include "format/aligned_buffer.hpp"
 #include "format/compression.hpp"
+#include "format/byte_reader.hpp"
 #include "format/container.hpp"
 #include "full_rig.hpp"
 #include "small_rig.hpp"
@@ -347,6 +348,39 @@ TEST(Physics, VerticalSourceIsWrittenAsPhysVersion2) {
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error.chunk, "PHYS");
   EXPECT_NE(r.error.message.find("Y needs version 2"), std::string::npos) << r.error.to_string();
+}
+
+TEST(PlaybackFlags, CextExprAndPoseAreVersion2OnlyWithAFlagAndReadBack) {
+  // Without flags the three chunks stay version 1, byte for byte as before the flags existed.
+  const p2l::Rig plain = full_rig();
+  const auto before = p2l::write(plain).bytes;
+  auto version_of = [](const std::vector<std::uint8_t>& f, const char* tag) {
+    return f[entry_at(static_cast<std::size_t>(find_entry(f, tag))) + 4];
+  };
+  for (const char* tag : {"CEXT", "EXPR", "POSE"}) EXPECT_EQ(version_of(before, tag), 1) << tag;
+  p2l::Rig flagged = plain;
+  flagged.clip_extensions[0].cubism_playback = true;
+  flagged.clip_extensions[0].unrestricted_beziers = true;
+  flagged.expressions[0].cubism_playback = true;
+  flagged.pose->cubism_playback = true;
+  const auto after = p2l::write(flagged).bytes;
+  for (const char* tag : {"CEXT", "EXPR", "POSE"}) EXPECT_EQ(version_of(after, tag), 2) << tag;
+  auto back = p2l::load(after);
+  ASSERT_TRUE(back) << back.error.to_string();
+  EXPECT_EQ(*back.rig, flagged);
+  // Each flag alone round-trips too, and the others stay false.
+  p2l::Rig one = plain;
+  one.clip_extensions[0].unrestricted_beziers = true;
+  auto one_back = p2l::load(p2l::write(one).bytes);
+  ASSERT_TRUE(one_back) << one_back.error.to_string();
+  EXPECT_EQ(*one_back.rig, one);
+  // An unknown flag bit is refused.
+  auto bad = after;
+  const std::size_t e = entry_at(static_cast<std::size_t>(find_entry(bad, "POSE")));
+  const std::uint32_t offset = p2l::format::ByteReader::load_u32(&bad[e + 8]);
+  const std::uint32_t size = p2l::format::ByteReader::load_u32(&bad[e + 16]);
+  bad[offset + size - 1] = 0x80;
+  EXPECT_FALSE(p2l::load(bad));
 }
 
 }  // namespace
