@@ -81,7 +81,7 @@ TEST(CubismImport, Motion3DecodesAllFourSegmentKinds) {
   p2l::Rig rig = base_rig();
   p2l::ImportReport report;
   auto e =
-      run("m.motion3.json", text, [&](const Node& n) { p2l::cubism::read_motion3(n, motion_ref(), "m", rig, report); });
+      run("m.motion3.json", text, [&](const Node& n) { p2l::cubism::read_motion3(n, motion_ref(), "m", true, rig, report); });
   ASSERT_TRUE(e.ok()) << e.to_string();
   EXPECT_TRUE(report.dropped.empty()) << lines(report);
   ASSERT_EQ(rig.clips.size(), 1u);
@@ -105,7 +105,9 @@ TEST(CubismImport, Motion3DecodesAllFourSegmentKinds) {
                                                    {K::Stepped, {0, 0, 0, 0}, 3, 6},
                                                    {K::InverseStepped, {0, 0, 0, 0}, 4, 7}};
   EXPECT_EQ(cv.segments, expected);
-  EXPECT_TRUE(rig.clip_extensions.empty()) << "nothing beyond parameter curves";
+  // Nothing beyond parameter curves: the record carries only the playback flags.
+  ASSERT_EQ(rig.clip_extensions.size(), 1u);
+  EXPECT_EQ(rig.clip_extensions[0], (p2l::ClipExtension{0, {}, {}, {}, true, false}));
 }
 
 TEST(CubismImport, Motion3FadeComesFromTheModel3EntryThenTheFileThenTheDefault) {
@@ -113,7 +115,7 @@ TEST(CubismImport, Motion3FadeComesFromTheModel3EntryThenTheFileThenTheDefault) 
     p2l::Rig rig = base_rig();
     p2l::ImportReport report;
     auto e = run("m.motion3.json", R"({"Meta": {"Duration": 1)" + meta + R"(}, "Curves": []})",
-                 [&](const Node& n) { p2l::cubism::read_motion3(n, motion_ref(ref_in, ref_out), "m", rig, report); });
+                 [&](const Node& n) { p2l::cubism::read_motion3(n, motion_ref(ref_in, ref_out), "m", true, rig, report); });
     EXPECT_TRUE(e.ok()) << e.to_string();
     return rig.clips.at(0);
   };
@@ -144,7 +146,7 @@ TEST(CubismImport, Motion3ModelAndPartCurvesEventsAndCurveFadesGoToCext) {
   rig.clips.push_back({});  // so that the extension's clip index is not 0 by chance
   p2l::ImportReport report;
   auto e =
-      run("m.motion3.json", text, [&](const Node& n) { p2l::cubism::read_motion3(n, motion_ref(), "m", rig, report); });
+      run("m.motion3.json", text, [&](const Node& n) { p2l::cubism::read_motion3(n, motion_ref(), "m", true, rig, report); });
   ASSERT_TRUE(e.ok()) << e.to_string();
   EXPECT_TRUE(report.dropped.empty()) << lines(report);
   ASSERT_EQ(rig.clips.size(), 2u);
@@ -184,7 +186,7 @@ TEST(CubismImport, Motion3DropsWhatItCannotPlayAndSaysWhere) {
   p2l::Rig rig = base_rig();
   p2l::ImportReport report;
   auto e =
-      run("m.motion3.json", text, [&](const Node& n) { p2l::cubism::read_motion3(n, motion_ref(), "m", rig, report); });
+      run("m.motion3.json", text, [&](const Node& n) { p2l::cubism::read_motion3(n, motion_ref(), "m", true, rig, report); });
   ASSERT_TRUE(e.ok()) << e.to_string();
   EXPECT_EQ(report.dropped.size(), 6u) << lines(report);
   EXPECT_TRUE(has_line(report, "m.motion3.json: Curves[0].Id: unknown Model curve \"Wobble\"")) << lines(report);
@@ -192,43 +194,55 @@ TEST(CubismImport, Motion3DropsWhatItCannotPlayAndSaysWhere) {
       << lines(report);
   EXPECT_TRUE(has_line(
       report,
-      "m.motion3.json: Curves[2].Segments[2]: the segment needs 6 numbers after its type, the array has 2 left"))
+      "m.motion3.json: Curves[2].Segments[2]: the segment needs 6 numbers after its type, the array has 2 left: the "
+      "missing ones are read as 0, as Cubism's Framework does"))
       << lines(report);
   EXPECT_TRUE(has_line(report, "m.motion3.json: Curves[3].Segments[2]: unknown segment type 7")) << lines(report);
   EXPECT_TRUE(has_line(report, "m.motion3.json: Curves[5].Id: no part \"Part01Sketch\"")) << lines(report);
   EXPECT_TRUE(has_line(report, "m.motion3.json: Curves[6].Target: unknown target \"Texture\"")) << lines(report);
   ASSERT_EQ(rig.clips.size(), 1u);
-  ASSERT_EQ(rig.clips[0].curves.size(), 1u);
-  EXPECT_EQ(rig.clips[0].curves[0].parameter, 3u);
+  ASSERT_EQ(rig.clips[0].curves.size(), 2u);
+  // The Bezier cut short is kept as Cubism plays it: what is missing is 0.
+  EXPECT_EQ(rig.clips[0].curves[0],
+            (p2l::Curve{1, 0, 0, {{p2l::SegmentKind::Bezier, {1, 1, 0, 0}, 0, 0}}}));
+  EXPECT_EQ(rig.clips[0].curves[1].parameter, 3u);
   // A file without Meta is not a motion: fatal.
   e = run("m.motion3.json", R"({"Curves": []})",
-          [&](const Node& n) { p2l::cubism::read_motion3(n, motion_ref(), "m", rig, report); });
+          [&](const Node& n) { p2l::cubism::read_motion3(n, motion_ref(), "m", true, rig, report); });
   EXPECT_EQ(e.code, p2l::ErrorCode::BadRecord);
   EXPECT_EQ(e.message, "m.motion3.json: Meta: missing");
 }
 
-TEST(CubismImport, Motion3ReportsUnrestrictedBeziersOnlyWhenAControlPointLeavesItsSegment) {
-  auto report_for = [](const std::string& restricted, float c2x) {
-    // Two Bezier segments over [0,1] and [1,2]; the second one's c2x is the argument.
+TEST(CubismImport, Motion3CarriesThePlaybackFlagsInsteadOfReportingBeziers) {
+  // Every imported motion plays as Cubism's Framework plays it (CEXT flag bit 0), and its
+  // Beziers are unrestricted (bit 1) unless the file says AreBeziersRestricted: true; the
+  // unrestricted rule is now played, so nothing is reported.
+  auto import = [](const std::string& restricted, bool cubism) {
     const std::string text = R"({"Meta": {"Duration": 2)" + restricted + R"(}, "Curves": [
-      {"Target": "Parameter", "Id": "ParamB", "Segments": [0, 0, 1, 0.25, 0, 0.75, 1, 1, 1,  1, 1.25, 1, )" +
-                             std::to_string(c2x) + R"(, 0, 2, 0]}]})";
+      {"Target": "Parameter", "Id": "ParamB", "Segments": [0, 0, 1, 0.25, 0, 0.75, 1, 1, 1,  1, 1.25, 1, 2.5, 0, 2, 0]}]})";
     p2l::Rig rig = base_rig();
     p2l::ImportReport report;
     auto e = run("m.motion3.json", text,
-                 [&](const Node& n) { p2l::cubism::read_motion3(n, motion_ref(), "m", rig, report); });
+                 [&](const Node& n) { p2l::cubism::read_motion3(n, motion_ref(), "m", cubism, rig, report); });
     EXPECT_TRUE(e.ok()) << e.to_string();
-    return report;
+    EXPECT_TRUE(report.dropped.empty()) << lines(report);
+    return rig;
   };
-  EXPECT_TRUE(report_for("", 1.75f).dropped.empty()) << "inside: both evaluate alike";
-  EXPECT_TRUE(report_for(R"(, "AreBeziersRestricted": true)", 2.5f).dropped.empty());
-  auto r = report_for(R"(, "AreBeziersRestricted": false)", 2.5f);
-  ASSERT_EQ(r.dropped.size(), 1u) << lines(r);
-  EXPECT_NE(r.dropped[0].find(
-                "m.motion3.json: Meta: AreBeziersRestricted is false and 1 of the 2 Bezier segments (in 1 curves)"),
-            std::string::npos)
-      << r.dropped[0];
-  EXPECT_EQ(report_for("", 2.5f).dropped.size(), 1u) << "a missing AreBeziersRestricted is Cubism's false";
+  auto unrestricted = import(R"(, "AreBeziersRestricted": false)", true);
+  ASSERT_EQ(unrestricted.clip_extensions.size(), 1u);
+  EXPECT_TRUE(unrestricted.clip_extensions[0].cubism_playback);
+  EXPECT_TRUE(unrestricted.clip_extensions[0].unrestricted_beziers);
+  EXPECT_TRUE(import("", true).clip_extensions[0].unrestricted_beziers) << "a missing AreBeziersRestricted is false";
+  auto restricted = import(R"(, "AreBeziersRestricted": true)", true);
+  ASSERT_EQ(restricted.clip_extensions.size(), 1u);
+  EXPECT_TRUE(restricted.clip_extensions[0].cubism_playback);
+  EXPECT_FALSE(restricted.clip_extensions[0].unrestricted_beziers);
+  // p2lrt's own playback: no record at all for a restricted motion without extras.
+  EXPECT_TRUE(import(R"(, "AreBeziersRestricted": true)", false).clip_extensions.empty());
+  auto own = import("", false);
+  ASSERT_EQ(own.clip_extensions.size(), 1u);
+  EXPECT_FALSE(own.clip_extensions[0].cubism_playback);
+  EXPECT_TRUE(own.clip_extensions[0].unrestricted_beziers);
 }
 
 TEST(CubismImport, Motion3CurvesOutOfCubismsOrderAreReported) {
@@ -238,7 +252,7 @@ TEST(CubismImport, Motion3CurvesOutOfCubismsOrderAreReported) {
   p2l::Rig rig = base_rig();
   p2l::ImportReport report;
   auto e =
-      run("m.motion3.json", text, [&](const Node& n) { p2l::cubism::read_motion3(n, motion_ref(), "m", rig, report); });
+      run("m.motion3.json", text, [&](const Node& n) { p2l::cubism::read_motion3(n, motion_ref(), "m", true, rig, report); });
   ASSERT_TRUE(e.ok()) << e.to_string();
   ASSERT_EQ(report.dropped.size(), 1u) << lines(report);
   EXPECT_NE(report.dropped[0].find("m.motion3.json: Curves: not in Cubism's order"), std::string::npos)
@@ -385,7 +399,7 @@ TEST(CubismImport, Exp3FadesBlendsAndUnknownParameters) {
                    {"Id": "ParamFoo", "Value": 1}]})";
   p2l::Rig rig = base_rig();
   p2l::ImportReport report;
-  auto e = run("smile.exp3.json", text, [&](const Node& n) { p2l::cubism::read_exp3(n, "Smile", rig, report); });
+  auto e = run("smile.exp3.json", text, [&](const Node& n) { p2l::cubism::read_exp3(n, "Smile", true, rig, report); });
   ASSERT_TRUE(e.ok()) << e.to_string();
   ASSERT_EQ(rig.expressions.size(), 1u);
   const p2l::Expression& x = rig.expressions[0];
@@ -670,8 +684,11 @@ TEST(CubismImport, AModelFolderImportsWritesAndLoadsBackEqual) {
   EXPECT_EQ(rig.clips[1].id, "tap");
   EXPECT_EQ(rig.clips[1].group, "Tap");
   EXPECT_EQ(rig.clips[1].fade_out, 0.5f);
-  ASSERT_EQ(rig.clip_extensions.size(), 1u);
+  // Every motion has a record for its playback flags; the idle's has its event too.
+  ASSERT_EQ(rig.clip_extensions.size(), 2u);
   EXPECT_EQ(rig.clip_extensions[0].events, (std::vector<p2l::ClipEvent>{{1, "hi"}}));
+  EXPECT_TRUE(rig.clip_extensions[1].events.empty());
+  EXPECT_TRUE(rig.clip_extensions[1].cubism_playback);
   // META; the hash covers x.model3.json, m.moc3, tex/t0.png, mo/idle.motion3.json and
   // mo/tap.motion3.json in that order, each once although the texture and the idle motion
   // are named twice (worked out with `cat ... | sha256sum`).

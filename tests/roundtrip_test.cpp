@@ -2,6 +2,7 @@
 // the writer is reproducible; compression changes storage only; borrowing is zero-copy.
 #include "format/aligned_buffer.hpp"
 #include "format/compression.hpp"
+#include "format/byte_reader.hpp"
 #include "format/container.hpp"
 #include "full_rig.hpp"
 #include "small_rig.hpp"
@@ -322,12 +323,13 @@ TEST(ZeroCopy, MisalignedBorrowedBytesStillLoadCorrectly) {
   EXPECT_TRUE(*r.rig == make_small_rig());
 }
 
-// The original runtime's string, but for the core geometry chunks' version 2 (Cubism's rules),
-// which only p2lrt reads: "1,2 STRS/1 CANV/1 PARM/1 DEFM/1 PART/1 MESH/1 GLUE/1 DRAW/1 ...".
+// The original runtime's string, but for the version 2 chunks only p2lrt reads: the core
+// geometry chunks (Cubism's rules) and EXPR, POSE, CEXT (Cubism playback); the original's has
+// "CANV/1 PARM/1 DEFM/1 PART/1 MESH/1 GLUE/1 DRAW/1 ... EXPR/1 ... POSE/1 CEXT/1".
 TEST(FormatSupport, TheOriginalRuntimesStringWithCubismRules) {
   EXPECT_STREQ(p2l::format_support(),
                "1,2 STRS/1 CANV/2 PARM/2 DEFM/2 PART/2 MESH/2 GLUE/2 DRAW/2 TEXR/1 PHYS/2 CLIP/1 ROLE/1 PGUI/1 "
-               "META/1 BONE/1 SKIN/1 COLL/1 SIMS/1 EXPR/1 HITA/1 UDAT/1 POSE/1 CEXT/1");
+               "META/1 BONE/1 SKIN/1 COLL/1 SIMS/1 EXPR/2 HITA/1 UDAT/1 POSE/2 CEXT/2");
   EXPECT_EQ(p2l::known_chunks().size(), 23u);
 }
 
@@ -349,6 +351,39 @@ TEST(Physics, VerticalSourceIsWrittenAsPhysVersion2) {
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error.chunk, "PHYS");
   EXPECT_NE(r.error.message.find("Y needs version 2"), std::string::npos) << r.error.to_string();
+}
+
+TEST(PlaybackFlags, CextExprAndPoseAreVersion2OnlyWithAFlagAndReadBack) {
+  // Without flags the three chunks stay version 1, byte for byte as before the flags existed.
+  const p2l::Rig plain = full_rig();
+  const auto before = p2l::write(plain).bytes;
+  auto version_of = [](const std::vector<std::uint8_t>& f, const char* tag) {
+    return f[entry_at(static_cast<std::size_t>(find_entry(f, tag))) + 4];
+  };
+  for (const char* tag : {"CEXT", "EXPR", "POSE"}) EXPECT_EQ(version_of(before, tag), 1) << tag;
+  p2l::Rig flagged = plain;
+  flagged.clip_extensions[0].cubism_playback = true;
+  flagged.clip_extensions[0].unrestricted_beziers = true;
+  flagged.expressions[0].cubism_playback = true;
+  flagged.pose->cubism_playback = true;
+  const auto after = p2l::write(flagged).bytes;
+  for (const char* tag : {"CEXT", "EXPR", "POSE"}) EXPECT_EQ(version_of(after, tag), 2) << tag;
+  auto back = p2l::load(after);
+  ASSERT_TRUE(back) << back.error.to_string();
+  EXPECT_EQ(*back.rig, flagged);
+  // Each flag alone round-trips too, and the others stay false.
+  p2l::Rig one = plain;
+  one.clip_extensions[0].unrestricted_beziers = true;
+  auto one_back = p2l::load(p2l::write(one).bytes);
+  ASSERT_TRUE(one_back) << one_back.error.to_string();
+  EXPECT_EQ(*one_back.rig, one);
+  // An unknown flag bit is refused.
+  auto bad = after;
+  const std::size_t e = entry_at(static_cast<std::size_t>(find_entry(bad, "POSE")));
+  const std::uint32_t offset = p2l::format::ByteReader::load_u32(&bad[e + 8]);
+  const std::uint32_t size = p2l::format::ByteReader::load_u32(&bad[e + 16]);
+  bad[offset + size - 1] = 0x80;
+  EXPECT_FALSE(p2l::load(bad));
 }
 
 }  // namespace

@@ -48,6 +48,13 @@ struct ClipLayerState {
   bool finished = true;
 };
 
+struct AnimatorOptions {
+  // Clips, poses (and whatever else the file marks for it) play as Cubism's Framework plays
+  // them where the file says so (CEXT and POSE version 2 flags; docs/RUNTIME.md "Cubism
+  // playback"). False: p2lrt's own rules for everything, whatever the file says.
+  bool cubism_playback = true;
+};
+
 // An event (CEXT) the last update passed.
 struct FiredClipEvent {
   std::uint32_t layer = 0, clip = 0;
@@ -58,7 +65,7 @@ struct FiredClipEvent {
 
 class Animator {
  public:
-  explicit Animator(std::shared_ptr<const Model> model);
+  explicit Animator(std::shared_ptr<const Model> model, const AnimatorOptions& options = {});
   ~Animator();
   Animator(Animator&&) noexcept;
   Animator& operator=(Animator&&) noexcept;
@@ -88,6 +95,18 @@ class Animator {
   bool set_layer_weight(std::uint32_t layer, float weight);
   ClipLayerState layer_state(std::uint32_t layer) const;
   void seek(std::uint32_t layer, float time);
+  // A clip's looping as this animator plays it (the file's flag, except that a clip with
+  // Cubism playback loops only when set, as Cubism ignores motion3 Meta.Loop). False for no
+  // such clip; set_clip_looping applies from the next update on.
+  bool clip_looping(std::uint32_t clip) const;
+  bool set_clip_looping(std::uint32_t clip, bool looping);
+  // Whether the clip plays by Cubism's rules here (its file flag and this animator's option).
+  bool clip_cubism_playback(std::uint32_t clip) const;
+  bool clip_unrestricted_beziers(std::uint32_t clip) const;  // CEXT flag bit 1
+  // Switches Cubism playback on or off (AnimatorOptions): every clip, expression and pose
+  // starts again from nothing. Allocates.
+  void set_cubism_playback(bool on);
+  bool cubism_playback() const { return options_.cubism_playback; }
   // The events the last update passed, in order.
   std::size_t event_count() const;
   FiredClipEvent event(std::size_t index) const;
@@ -101,6 +120,15 @@ class Animator {
   // Part poses.
   bool pose_show(std::uint32_t group, std::uint32_t entry);
   std::int32_t pose_shown(std::uint32_t group) const;
+  // Off: the pose neither updates nor applies (its parts at opacity 1, and PartOpacity
+  // curves on its parts do nothing), as in Cubism without a pose3. On again: it starts over.
+  void set_pose_enabled(bool on);
+  bool pose_enabled() const { return pose_enabled_; }
+
+  // The opacity poses and clips gave [part] at the last evaluation (what multiplies the
+  // meshes under it, besides the host's part opacity); 1 where they give none, NaN for no
+  // such part. For Cubism models this is Cubism's part opacity.
+  float part_animation_opacity(std::uint32_t part) const;
 
   // Behaviors.
   void set_behaviors(std::uint32_t flags);
@@ -132,6 +160,8 @@ class Animator {
   std::vector<std::uint8_t> part_in_pose_;     // per part: listed in some pose group
   std::vector<std::int32_t> extension_of_clip_;  // per clip: its CEXT record, or -1
   bool events_valid_ = false;                     // the last update ran the clips
+  AnimatorOptions options_;
+  bool pose_enabled_ = true;
 };
 
 }  // namespace p2l

@@ -18,6 +18,11 @@ struct CubismImportOptions {
   // Which core rules the moc3 becomes (p2l::Moc3ImportOptions): Cubism's (the default) or the
   // format's own, for hosts of the original runtime.
   CoreRules rules = CoreRules::Cubism;
+  // Every motion plays as Cubism's Framework plays it (CEXT version 2, flag bit 0: start at
+  // time 0 with weight 0, fade out before the end and stop, Meta.Loop ignored, ...; see
+  // docs/RUNTIME.md "Cubism playback"). False: p2lrt's own clip rules (Meta.Loop applies,
+  // one-shots hold their end), and only the Bezier flag is written.
+  bool cubism_playback = true;
 };
 
 // MODEL.model3.json and everything it references, or a bare .moc3 (core chunks only). Every

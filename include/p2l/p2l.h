@@ -250,6 +250,27 @@ P2L_API float p2l_clip_time(const P2lRig *rig);
 P2L_API void p2l_clip_seek(P2lRig *rig, float time);
 /* Whether layer 0 plays nothing or a one-shot past its end. */
 P2L_API bool p2l_clip_finished(const P2lRig *rig);
+/* Cubism playback (additions to ABI 1.4). Clips, expressions and poses that the file marks for it
+ * (CEXT, EXPR, POSE version 2; the Cubism importer marks every imported motion) play as Cubism's
+ * Web Framework plays them: a clip's first update samples time 0 at weight 0, it fades out over its
+ * last fade-out seconds and is dropped when its time reaches its duration, the file's looping flag
+ * is ignored, and it blends from what the clips left at the last update (docs/RUNTIME.md "Cubism
+ * playback"). On by default; p2l_set_cubism_playback(rig, false) plays everything by p2lrt's own
+ * rules instead, and like p2l_set_cubism_playback(rig, true) stops every clip, expression and pose
+ * (it allocates). */
+P2L_API void p2l_set_cubism_playback(P2lRig *rig, bool on);
+P2L_API bool p2l_cubism_playback(const P2lRig *rig);
+/* How this rig plays clip [index]: P2L_CLIP_CUBISM when by Cubism's rules, P2L_CLIP_UNRESTRICTED
+ * when its Bezier segments are unrestricted (their control times count), P2L_CLIP_LOOPING when it
+ * loops. 0 for no such clip. */
+#define P2L_CLIP_CUBISM 1u
+#define P2L_CLIP_UNRESTRICTED 2u
+#define P2L_CLIP_LOOPING 4u
+P2L_API uint32_t p2l_clip_playback(const P2lRig *rig, uint32_t index);
+/* Makes clip [index] loop or not on this rig from the next update (a clip played by Cubism's rules
+ * loops only when set, as Cubism ignores motion3 Meta.Loop); false for no such clip. */
+P2L_API bool p2l_set_clip_looping(P2lRig *rig, uint32_t index, bool looping);
+
 /* Clip layers, as Cubism's motion managers: layer k plays one clip at a time over the layers below
  * it, at its weight (1 until set). A clip starts on a layer when [priority] is at least that of the
  * clip playing there (0 once that one finished or stopped); -1 stops the layer. False for a layer
@@ -287,6 +308,11 @@ P2L_API uint32_t p2l_pose_group_count(const P2lRig *rig);
 P2L_API uint32_t p2l_pose_group_size(const P2lRig *rig, uint32_t group);
 P2L_API bool p2l_pose_show(P2lRig *rig, uint32_t group, uint32_t entry);
 P2L_API int32_t p2l_pose_shown(const P2lRig *rig, uint32_t group);
+/* Switches the part poses off (their parts at opacity 1, and clips' PartOpacity curves on them do
+ * nothing, as in Cubism without a pose3) or on again (starting over from each group's first
+ * entry). On until set. */
+P2L_API void p2l_set_pose_enabled(P2lRig *rig, bool on);
+P2L_API bool p2l_pose_enabled(const P2lRig *rig);
 
 /* Meshes */
 P2L_API uint32_t p2l_mesh_count(const P2lRig *rig);
@@ -393,6 +419,10 @@ P2L_API bool p2l_part_composite(const P2lRig *rig, uint32_t index, float *opacit
  * false, changing nothing, for no such part. */
 P2L_API float p2l_part_opacity(const P2lRig *rig, uint32_t index);
 P2L_API bool p2l_set_part_opacity(P2lRig *rig, uint32_t index, float opacity);
+/* The opacity the part poses and clips gave the part at the last evaluation, which multiplies every
+ * mesh under it besides the host's part opacity (for an imported Cubism model: Cubism's part
+ * opacity); 1 where they give none, NaN for no such part. */
+P2L_API float p2l_part_animation_opacity(const P2lRig *rig, uint32_t index);
 
 /* Advanced mode: what the file's extension chunks (BONE, SKIN, SIMS, COLL) add over the
  * Cubism-equivalent evaluation, every feature off by default. P2L_SKIN skins meshes along their

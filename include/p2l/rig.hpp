@@ -476,6 +476,9 @@ struct Expression {
   std::string id, name;
   float fade_in = 1, fade_out = 1;
   std::vector<ExpressionValue> values;
+  // EXPR version 2 (flags bit0): the expression starts as Cubism's Framework starts one (its
+  // first update at weight 0). Any expression with it makes the writer use version 2.
+  bool cubism_playback = false;
   bool operator==(const Expression&) const = default;
 };
 
@@ -504,6 +507,10 @@ struct PoseGroup {
 struct Pose {
   float fade_in = 0.5f;
   std::vector<PoseGroup> groups;
+  // POSE version 2 (flags bit0): the pose follows Cubism's Framework (docs/RUNTIME.md
+  // "Poses"): its first update resets it, the values clips write persist, and a group where
+  // none is above 0.001 falls back as Cubism's does. It makes the writer use version 2.
+  bool cubism_playback = false;
   bool operator==(const Pose&) const = default;
 };
 
@@ -531,6 +538,11 @@ struct ClipExtension {
   std::vector<ClipEvent> events;  // ascending time
   std::vector<ClipExtraCurve> curves;
   std::vector<ClipCurveFade> fades;
+  // CEXT version 2 (flags bit0, bit1): the clip plays by the rules of Cubism's Framework
+  // (docs/RUNTIME.md "Cubism playback"), and its Bezier segments are unrestricted (their
+  // control times count: x(s) = t is solved for s). Either one makes the writer use version 2.
+  bool cubism_playback = false;
+  bool unrestricted_beziers = false;
   bool operator==(const ClipExtension&) const = default;
 };
 

@@ -8,6 +8,7 @@
 #include "anim/behaviors.hpp"
 #include "anim/clip_layers.hpp"
 #include "anim/expressions.hpp"
+#include "anim/frame_time.hpp"
 #include "anim/physics.hpp"
 #include "anim/pose.hpp"
 #include "p2l/anim.hpp"
@@ -29,13 +30,13 @@ std::vector<std::int32_t> extensions_by_clip(const Rig& rig) {
 
 }  // namespace
 
-Animator::Animator(std::shared_ptr<const Model> model) : model_(std::move(model)) {
+Animator::Animator(std::shared_ptr<const Model> model, const AnimatorOptions& options)
+    : model_(std::move(model)), options_(options) {
   const Rig& rig = model_->rig();
-  clips_ = std::make_unique<anim::ClipLayers>(rig);
   effects_ = std::make_unique<anim::ClipEffects>();
   effects_->part_values.assign(rig.parts.size(), std::numeric_limits<float>::quiet_NaN());
-  expressions_ = std::make_unique<anim::Expressions>(rig);
-  poses_ = std::make_unique<anim::PosePlayer>(rig);
+  effects_->part_cubism.assign(rig.parts.size(), 0);
+  set_cubism_playback(options_.cubism_playback);
   physics_ = std::make_unique<anim::Physics>(rig);
   behaviors_ = std::make_unique<anim::Behaviors>(rig);
   values_.resize(rig.parameters.size());
@@ -53,6 +54,15 @@ Animator::Animator(std::shared_ptr<const Model> model) : model_(std::move(model)
   extension_of_clip_ = extensions_by_clip(rig);
 }
 
+void Animator::set_cubism_playback(bool on) {
+  const Rig& rig = model_->rig();
+  options_.cubism_playback = on;
+  clips_ = std::make_unique<anim::ClipLayers>(rig, on);
+  expressions_ = std::make_unique<anim::Expressions>(rig, on);
+  poses_ = std::make_unique<anim::PosePlayer>(rig, on);
+  clear_clip_effects();
+}
+
 Animator::~Animator() = default;
 Animator::Animator(Animator&&) noexcept = default;
 Animator& Animator::operator=(Animator&&) noexcept = default;
@@ -64,8 +74,8 @@ void Animator::update(Instance& instance, float dt, std::uint32_t stages) {
 
   events_valid_ = (stages & kStageClips) != 0;
   if (stages & kStageClips) {
-    clips_->update(step, values_, *effects_);
-    poses_->steer(effects_->part_values);
+    clips_->update(step, anim::frame_seconds(dt), values_, *effects_);
+    if (pose_enabled_) poses_->steer(effects_->part_values);
   } else {
     clear_clip_effects();
   }
@@ -73,8 +83,9 @@ void Animator::update(Instance& instance, float dt, std::uint32_t stages) {
   if (any_override_)
     for (std::size_t p = 0; p < values_.size(); ++p)
       if (override_weight_[p] > 0.0f) values_[p] += (override_value_[p] - values_[p]) * override_weight_[p];
-  if (stages & kStageBehaviors) behaviors_->update(step, values_);
-  if (stages & kStagePoses) poses_->update(step);
+  // Cubism's sample blinks only in an update where no motion played.
+  if (stages & kStageBehaviors) behaviors_->update(step, values_, effects_->cubism_updated);
+  if ((stages & kStagePoses) && pose_enabled_) poses_->update(step);
   // Pendulums a vertex simulation replaces (advanced mode's H1) are skipped.
   if (stages & kStagePhysics) physics_->step(step, values_, instance.skipped_physics());
   // The vertex simulations step inside the evaluation (H6), after deformation.
@@ -98,18 +109,21 @@ void Animator::stabilize_physics(Instance& instance) {
 
 void Animator::clear_clip_effects() {
   effects_->model_opacity = 1.0f;
+  effects_->cubism_updated = false;
   std::fill(effects_->part_values.begin(), effects_->part_values.end(), std::numeric_limits<float>::quiet_NaN());
+  std::fill(effects_->part_cubism.begin(), effects_->part_cubism.end(), std::uint8_t{0});
 }
 
 void Animator::evaluate_values(Instance& instance, float sim_dt) {
   // A part's opacity from this layer: its pose opacity; a part in no pose group takes the
   // value a clip's PartOpacity curve set, as the spec's CEXT says (in a pose group that value
-  // chose the part to show instead, as Cubism's pose reads it).
+  // chose the part to show instead, as Cubism's pose reads it). A Cubism clip's value only
+  // ever steers a pose: Cubism writes it into the pose's parameter, which nothing else reads.
   const auto pose = poses_->part_opacity();
   for (std::size_t p = 0; p < part_factor_.size(); ++p) {
-    float factor = p < pose.size() ? pose[p] : 1.0f;
+    float factor = pose_enabled_ && p < pose.size() ? pose[p] : 1.0f;
     const float clip = effects_->part_values[p];
-    if (!part_in_pose_[p] && !std::isnan(clip)) factor *= std::clamp(clip, 0.0f, 1.0f);
+    if (!part_in_pose_[p] && !std::isnan(clip) && !effects_->part_cubism[p]) factor *= std::clamp(clip, 0.0f, 1.0f);
     part_factor_[p] = factor;
   }
   instance.set_animation_opacity(effects_->model_opacity, part_factor_);
@@ -168,6 +182,20 @@ bool Animator::expression_remove(std::uint32_t index) { return expressions_->rem
 std::uint32_t Animator::expressions_playing(std::span<std::uint32_t> out) const { return expressions_->playing(out); }
 
 bool Animator::pose_show(std::uint32_t group, std::uint32_t entry) { return poses_->show(group, entry); }
+
+void Animator::set_pose_enabled(bool on) {
+  if (on && !pose_enabled_) poses_->restart();
+  pose_enabled_ = on;
+}
+
+float Animator::part_animation_opacity(std::uint32_t part) const {
+  return part < part_factor_.size() ? part_factor_[part] : std::numeric_limits<float>::quiet_NaN();
+}
+
+bool Animator::clip_looping(std::uint32_t clip) const { return clips_->looping(clip); }
+bool Animator::set_clip_looping(std::uint32_t clip, bool looping) { return clips_->set_looping(clip, looping); }
+bool Animator::clip_cubism_playback(std::uint32_t clip) const { return clips_->cubism(clip); }
+bool Animator::clip_unrestricted_beziers(std::uint32_t clip) const { return clips_->unrestricted(clip); }
 std::int32_t Animator::pose_shown(std::uint32_t group) const { return poses_->shown(group); }
 
 void Animator::set_behaviors(std::uint32_t flags) { behaviors_->set_enabled(flags); }

@@ -73,7 +73,7 @@ void Behaviors::seed(std::uint32_t seed) {
   // A blink under way finishes and draws the next one then; otherwise the next is drawn now.
   if (!blinking_) {
     const double r = static_cast<double>(random());
-    blink_at_ = time_ + static_cast<double>(blink_.interval_min) +
+    blink_at_ = blink_time_ + static_cast<double>(blink_.interval_min) +
                 r * (static_cast<double>(blink_.interval_max) - static_cast<double>(blink_.interval_min));
   }
 }
@@ -112,12 +112,12 @@ float Behaviors::lip_sync_samples(std::span<const float> samples, float gain) {
 }
 
 float Behaviors::eyes() {
-  if (!blinking_ && time_ >= blink_at_) {
+  if (!blinking_ && blink_time_ >= blink_at_) {
     blinking_ = true;
-    blink_start_ = time_;
+    blink_start_ = blink_time_;
   }
   if (!blinking_) return 1.0f;
-  const double t = time_ - blink_start_;
+  const double t = blink_time_ - blink_start_;
   const double closing = static_cast<double>(blink_.closing);
   const double closed = static_cast<double>(blink_.closed);
   const double opening = static_cast<double>(blink_.opening);
@@ -126,7 +126,7 @@ float Behaviors::eyes() {
   if (t < closing + closed + opening) return static_cast<float>((t - closing - closed) / opening);
   blinking_ = false;
   const double r = static_cast<double>(random());
-  blink_at_ = time_ + static_cast<double>(blink_.interval_min) +
+  blink_at_ = blink_time_ + static_cast<double>(blink_.interval_min) +
               r * (static_cast<double>(blink_.interval_max) - static_cast<double>(blink_.interval_min));
   return 1.0f;
 }
@@ -138,14 +138,15 @@ void Behaviors::apply_look(const Target& t, float fraction, std::span<float> val
   values[t.parameter] += reach * look_;
 }
 
-void Behaviors::update(float dt, std::span<float> values) {
+void Behaviors::update(float dt, std::span<float> values, bool blink_paused) {
   const float step = std::isnan(dt) ? 0.0f : std::clamp(dt, 0.0f, 1.0f);
   time_ += static_cast<double>(step);
+  if (!blink_paused) blink_time_ += static_cast<double>(step);
   const auto role = [&](RoleIndex r) {
     return std::span<const Target>(targets_.data() + role_first_[r], role_first_[r + 1] - role_first_[r]);
   };
 
-  if (enabled_ & kBlink) {
+  if ((enabled_ & kBlink) && !blink_paused) {
     const float open = eyes();
     for (const Target& t : role(kEyeBlink))
       if (t.parameter < values.size()) values[t.parameter] *= open;

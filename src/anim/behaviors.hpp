@@ -37,8 +37,9 @@ class Behaviors {
   float lip_sync_samples(std::span<const float> samples, float gain);
 
   // Advances by [dt] seconds (clamped to 0..1; NaN: 0) and applies the enabled behaviors to
-  // [values] (one per parameter, raw).
-  void update(float dt, std::span<float> values);
+  // [values] (one per parameter, raw). [blink_paused]: the blink neither runs nor advances
+  // (Cubism's sample blinks only in updates where no motion played).
+  void update(float dt, std::span<float> values, bool blink_paused = false);
 
  private:
   // The implementation owns its members.
@@ -60,6 +61,7 @@ class Behaviors {
   BlinkSettings blink_;
   float sway_ = 1, look_ = 1, look_speed_ = 1;
   double time_ = 0;
+  double blink_time_ = 0;  // time_ less the updates the blink was paused in
   double blink_at_ = 2.0, blink_start_ = 0;  // the original's first blink at 2 s, before any seeding
   bool blinking_ = false;
   std::uint32_t rng_ = 0x2545F491u;

@@ -1,6 +1,7 @@
 // Clip layers: Cubism's motion-queue blending per layer, with the replaced clips fading out
 // under the current one, the CEXT effects (EyeBlink, LipSync, ModelOpacity, PartOpacity),
-// per-curve fades and events. docs/RUNTIME.md "Clips" states every rule.
+// per-curve fades and events. docs/RUNTIME.md "Clips" states every rule, and "Cubism
+// playback" the Framework's rules that clips flagged for it follow instead.
 #include "anim/clip_layers.hpp"
 
 #include <algorithm>
@@ -20,6 +21,17 @@ constexpr std::size_t kFadingReserve = 8;
 // A looping clip fires the events of at most this many passes in one update (the last ones),
 // so that an absurd dt over a short loop cannot run away.
 constexpr double kMaxPasses = 1024;
+// Where a Cubism loop's new lap counts its events from: just before 0, so events at 0 fire.
+constexpr double kLapEpsilon = 1e-9;
+
+// A repeat parameter's value brought into [min, max] by whole ranges past the end it left,
+// as Cubism's model (Web Framework 5-r.4) does on every write; a zero range stays at the end.
+float wrap_into(float v, float min, float max) {
+  const float size = max - min;
+  if (v > max) return size > 0.0f ? min + std::fmod(v - max, size) : max;
+  if (v < min) return size > 0.0f ? max - std::fmod(min - v, size) : min;
+  return v;
+}
 
 // A clip's fade time: negative or NaN is the 1 s default.
 float fade_seconds(float f) { return f >= 0.0f ? f : 1.0f; }
@@ -28,7 +40,7 @@ float own_seconds(float f) { return f >= 0.0f ? f : -1.0f; }
 
 }  // namespace
 
-ClipLayers::ClipLayers(const Rig& rig) : rig_(&rig) {
+ClipLayers::ClipLayers(const Rig& rig, bool cubism_playback) : rig_(&rig) {
   const std::size_t clip_count = rig.clips.size(), parameter_count = rig.parameters.size();
   extension_of_clip_.assign(clip_count, -1);
   for (std::size_t e = 0; e < rig.clip_extensions.size(); ++e) {
@@ -61,6 +73,10 @@ ClipLayers::ClipLayers(const Rig& rig) : rig_(&rig) {
     if (extension_of_clip_[c] < 0) continue;
     const ClipExtension& ext = rig.clip_extensions[static_cast<std::size_t>(extension_of_clip_[c])];
     event_total += ext.events.size();
+    plan.unrestricted = ext.unrestricted_beziers;
+    // Cubism's Framework reads Meta.Loop but never applies it: only its API loops a motion.
+    plan.cubism = cubism_playback && ext.cubism_playback;
+    if (plan.cubism) plan.looping = false;
     if (!ext.fades.empty()) {
       plan.curve_fade_in.assign(clip.curves.size(), -1.0f);
       plan.curve_fade_out.assign(clip.curves.size(), -1.0f);
@@ -96,17 +112,90 @@ ClipLayers::ClipLayers(const Rig& rig) : rig_(&rig) {
   sized(layers_, kMaxLayers);
   for (Layer& layer : layers_) layer.fading_out.reserve(kFadingReserve);
   events_.reserve(std::max<std::size_t>(64, 4 * event_total));
+  carry_.assign(parameter_count, 0.0f);
+  carried_.assign(parameter_count, 0);
+}
+
+bool ClipLayers::looping(std::uint32_t clip) const { return clip < plans_.size() && plans_[clip].looping; }
+
+bool ClipLayers::set_looping(std::uint32_t clip, bool looping) {
+  if (clip >= plans_.size()) return false;
+  plans_[clip].looping = looping;
+  return true;
 }
 
 bool ClipLayers::finished(const Playing& p) const {
-  return !rig_->clips[p.clip].looping && p.time >= plans_[p.clip].duration;
+  if (plans_[p.clip].cubism) return p.done;
+  return !plans_[p.clip].looping && p.time >= plans_[p.clip].duration;
 }
 
 double ClipLayers::local_time(const Playing& p) const {
   const ClipPlan& plan = plans_[p.clip];
   const double d = plan.duration;
+  if (plan.cubism) {
+    // Cubism samples the unwrapped time since the (lap's) start; a loop takes off whole
+    // durations while the time exceeds one (so the end itself is sampled, not 0).
+    double t = p.started ? std::max(clock_ - p.start, 0.0) : 0.0;
+    if (plan.looping && d > 0.0)
+      while (t > d) t -= d;
+    return t;
+  }
   if (plan.looping && d > 0.0 && std::isfinite(d)) return std::fmod(p.time, d);  // time is never negative
   return std::min(p.time, d);  // a one-shot holds its end; a duration of 0 stays at time 0
+}
+
+void ClipLayers::cubism_start(Playing& p) const {
+  if (p.started) return;
+  const ClipPlan& plan = plans_[p.clip];
+  p.started = true;
+  p.start = clock_ - p.offset;
+  p.fade_in_start = clock_;
+  // A loop has no end; a motion without a duration neither.
+  if (p.end < 0.0) p.end = plan.looping || !(plan.duration > 0.0) ? -1.0 : p.start + plan.duration;
+}
+
+ClipLayers::Terms ClipLayers::cubism_terms(const Playing& p) const {
+  const ClipPlan& plan = plans_[p.clip];
+  Terms t;
+  t.clip_in = plan.fade_in == 0.0f ? 1.0f : ease_sine(static_cast<float>((clock_ - p.fade_in_start) / plan.fade_in));
+  t.clip_out = plan.fade_out == 0.0f || p.end < 0.0
+                   ? 1.0f
+                   : ease_sine(static_cast<float>((p.end - clock_) / plan.fade_out));
+  return t;
+}
+
+float ClipLayers::cubism_weight(const Playing& p, const Terms& t, float own_in, float own_out) const {
+  float fin = t.clip_in, fout = t.clip_out;
+  if (own_in == 0.0f)
+    fin = 1.0f;
+  else if (own_in > 0.0f)
+    fin = ease_sine(static_cast<float>((clock_ - p.fade_in_start) / own_in));
+  if (own_out == 0.0f || (own_out > 0.0f && p.end < 0.0))
+    fout = 1.0f;
+  else if (own_out > 0.0f)
+    fout = ease_sine(static_cast<float>((p.end - clock_) / own_out));
+  return fin * fout;
+}
+
+void ClipLayers::cubism_finish(Playing& p) const {
+  const ClipPlan& plan = plans_[p.clip];
+  // The motion's end: a loop starts its next lap (with a new fade-in, Cubism's default), a
+  // one-shot is done once its time reaches the duration or its end time has passed.
+  if (clock_ - p.start >= plan.duration) {
+    if (plan.looping) {
+      p.start = clock_;
+      p.fade_in_start = clock_;
+      p.fired = -kLapEpsilon;  // the next lap fires its events from time 0 again
+    } else {
+      p.done = true;
+    }
+  }
+  if (p.end > 0.0 && p.end < clock_) p.done = true;
+  // A replaced motion fades out from the end of the update after the switch.
+  if (!p.done && p.fade_pending) {
+    const double end = clock_ + static_cast<double>(plan.fade_out);
+    if (p.end < 0.0 || end < p.end) p.end = end;
+  }
 }
 
 ClipLayers::Terms ClipLayers::terms(const Playing& p) const {
@@ -139,12 +228,26 @@ float ClipLayers::own_weight(const Terms& t, float own_in, float own_out) {
   return fin * fout;
 }
 
-void ClipLayers::apply(const Playing& p, float layer_weight, std::span<float> values, ClipEffects& effects) const {
+void ClipLayers::blend(std::span<float> values, std::uint32_t parameter, float v, float w, bool cubism) {
+  float& slot = values[parameter];
+  slot += (v - slot) * w;
+  if (!cubism) return;
+  // Cubism's model keeps every value in range: clamped, or wrapped for a repeat parameter.
+  const Parameter& range = rig_->parameters[parameter];
+  slot = range.repeat ? wrap_into(slot, range.min, range.max) : std::clamp(slot, range.min, range.max);
+  carried_[parameter] = 1;
+  any_carried_ = true;
+}
+
+void ClipLayers::apply(const Playing& p, float layer_weight, std::span<float> values, ClipEffects& effects) {
   const Clip& clip = rig_->clips[p.clip];
   const ClipPlan& plan = plans_[p.clip];
-  const float time = static_cast<float>(local_time(p));
-  const Terms t = terms(p);
+  const bool cubism = plan.cubism;
+  const double time = local_time(p);
+  const BezierRule rule = plan.unrestricted ? BezierRule::Unrestricted : BezierRule::Restricted;
+  const Terms t = cubism ? cubism_terms(p) : terms(p);
   const float weight = layer_weight * (t.clip_in * t.clip_out);
+  if (cubism) effects.cubism_updated = true;
 
   const ClipExtension* ext = extension_of_clip_[p.clip] >= 0
                                  ? &rig_->clip_extensions[static_cast<std::size_t>(extension_of_clip_[p.clip])]
@@ -153,14 +256,17 @@ void ClipLayers::apply(const Playing& p, float layer_weight, std::span<float> va
   if (ext) {
     // Model and part curves: written directly, without any fade; the last written wins.
     for (const ClipExtraCurve& x : ext->curves) {
-      const float v = curve_value(x.start_time, x.start_value, x.segments, time);
+      const float v = curve_value(x.start_time, x.start_value, x.segments, time, rule);
       switch (x.target) {
         case ClipCurveTarget::ModelOpacity:
           if (std::isfinite(v)) effects.model_opacity = std::clamp(v, 0.0f, 1.0f);
           break;
         case ClipCurveTarget::PartOpacity:
-          if (x.part >= 0 && static_cast<std::size_t>(x.part) < effects.part_values.size())
+          if (x.part >= 0 && static_cast<std::size_t>(x.part) < effects.part_values.size()) {
             effects.part_values[static_cast<std::size_t>(x.part)] = v;
+            if (static_cast<std::size_t>(x.part) < effects.part_cubism.size())
+              effects.part_cubism[static_cast<std::size_t>(x.part)] = cubism;
+          }
           break;
         case ClipCurveTarget::EyeBlink: eye = v; break;
         case ClipCurveTarget::LipSync: lip = v; break;
@@ -173,24 +279,28 @@ void ClipLayers::apply(const Playing& p, float layer_weight, std::span<float> va
   for (std::size_t k = 0; k < clip.curves.size(); ++k) {
     const Curve& c = clip.curves[k];
     if (c.parameter >= values.size()) continue;
-    float v = curve_value(c, time);
+    float v = curve_value(c, time, rule);
     const std::uint8_t role = c.parameter < roles_.size() ? roles_[c.parameter] : 0;
     if (has_eye && (role & kEyeBlink)) v *= eye;
     if (has_lip && (role & kLipSync)) v += lip;
-    const float w = own_fades ? layer_weight * own_weight(t, plan.curve_fade_in[k], plan.curve_fade_out[k]) : weight;
-    float& slot = values[c.parameter];
-    slot += (v - slot) * w;
+    float w = weight;
+    if (own_fades) {
+      const float own_in = plan.curve_fade_in[k], own_out = plan.curve_fade_out[k];
+      w = layer_weight * (cubism ? cubism_weight(p, t, own_in, own_out) : own_weight(t, own_in, own_out));
+    }
+    blend(values, c.parameter, v, w, cubism);
   }
-  // The role parameters the clip has no curve for move toward the effect's value.
+  // The role parameters the clip has no curve for move toward the effect's value (Cubism
+  // weighs them by the motion's weight; p2lrt by the effect curve's own fades).
   if (has_eye) {
-    const float w = layer_weight * own_weight(t, plan.eye_fade_in, plan.eye_fade_out);
+    const float w = cubism ? weight : layer_weight * own_weight(t, plan.eye_fade_in, plan.eye_fade_out);
     for (std::uint32_t p2 : plan.eye_free)
-      if (p2 < values.size()) values[p2] += (eye - values[p2]) * w;
+      if (p2 < values.size()) blend(values, p2, eye, w, cubism);
   }
   if (has_lip) {
-    const float w = layer_weight * own_weight(t, plan.lip_fade_in, plan.lip_fade_out);
+    const float w = cubism ? weight : layer_weight * own_weight(t, plan.lip_fade_in, plan.lip_fade_out);
     for (std::uint32_t p2 : plan.lip_free)
-      if (p2 < values.size()) values[p2] += (lip - values[p2]) * w;
+      if (p2 < values.size()) blend(values, p2, lip, w, cubism);
   }
 }
 
@@ -237,6 +347,7 @@ void ClipLayers::fire(std::uint32_t layer, Playing& p) {
 void ClipLayers::stop(Layer& layer) {
   if (!layer.has_current) return;
   layer.current.fading = 0.0;
+  layer.current.fade_pending = true;  // Cubism playback: see cubism_finish()
   layer.fading_out.push_back(layer.current);  // grows past the reserve only for a host switching very fast
   layer.has_current = false;
 }
@@ -286,33 +397,75 @@ void ClipLayers::seek(std::uint32_t layer, float time) {
   if (!l.has_current) return;
   l.current.time = std::max(static_cast<double>(time), 0.0);
   l.current.fired = l.current.time;  // what the seek jumped over does not fire
+  // Cubism playback: the start moves so that the clock is [time] into the motion (before the
+  // first update, the start is that far back when it comes: Cubism's offset).
+  if (l.current.started)
+    l.current.start = clock_ - l.current.time;
+  else
+    l.current.offset = l.current.time;
 }
 
-void ClipLayers::update(float dt, std::span<float> values, ClipEffects& effects) {
+void ClipLayers::update(float dt, double clock_dt, std::span<float> values, ClipEffects& effects) {
   const double step = std::isfinite(dt) && dt > 0.0f ? static_cast<double>(dt) : 0.0;
+  if (std::isfinite(clock_dt) && clock_dt > 0.0) clock_ += clock_dt;
   events_.clear();
   effects.model_opacity = 1.0f;
+  effects.cubism_updated = false;
   std::fill(effects.part_values.begin(), effects.part_values.end(), std::numeric_limits<float>::quiet_NaN());
+  std::fill(effects.part_cubism.begin(), effects.part_cubism.end(), std::uint8_t{0});
 
-  auto advance = [step](Playing& p) {
+  // The carried values stand in for the host's pose while any clip plays or fades; once
+  // nothing does, the host's pose shows again.
+  const bool anything = std::any_of(layers_.begin(), layers_.end(),
+                                    [](const Layer& l) { return l.has_current || !l.fading_out.empty(); });
+  if (any_carried_ && !anything) {
+    std::fill(carried_.begin(), carried_.end(), std::uint8_t{0});
+    any_carried_ = false;
+  }
+  if (any_carried_)
+    for (std::size_t p = 0; p < values.size() && p < carried_.size(); ++p)
+      if (carried_[p]) values[p] = carry_[p];
+
+  auto advance = [&](Playing& p) {
+    if (plans_[p.clip].cubism) {
+      cubism_start(p);  // the first update samples time 0 at weight 0
+      p.time = clock_ - p.start;
+      return;
+    }
     p.time += step;
     p.age += step;
     if (p.fading >= 0.0) p.fading += step;
+  };
+  // A p2lrt clip that was replaced goes once its fade-out is over (its weight is 0 for good);
+  // a Cubism one once its last update marked it done.
+  auto gone = [this](const Playing& p) {
+    return plans_[p.clip].cubism ? p.done : p.fading >= plans_[p.clip].fade_out;
   };
   for (std::uint32_t index = 0; index < kMaxLayers; ++index) {
     Layer& l = layers_[index];
     if (!l.has_current && l.fading_out.empty()) continue;
     for (Playing& p : l.fading_out) advance(p);
     if (l.has_current) advance(l.current);
-    // A replaced clip goes once its fade-out is over (its weight is 0 for good).
-    std::erase_if(l.fading_out, [this](const Playing& p) { return p.fading >= plans_[p.clip].fade_out; });
-    for (const Playing& p : l.fading_out) apply(p, l.weight, values, effects);
+    std::erase_if(l.fading_out, [&](const Playing& p) { return !plans_[p.clip].cubism && gone(p); });
+    for (Playing& p : l.fading_out) {
+      apply(p, l.weight, values, effects);
+      if (plans_[p.clip].cubism) cubism_finish(p);
+    }
+    std::erase_if(l.fading_out, [&](const Playing& p) { return plans_[p.clip].cubism && gone(p); });
     if (l.has_current) {
       apply(l.current, l.weight, values, effects);
       fire(index, l.current);
-      if (finished(l.current)) l.priority = 0;
+      if (plans_[l.current.clip].cubism) {
+        cubism_finish(l.current);
+        // Cubism drops a finished motion from its queue after this, its last, update.
+        if (l.current.done) l.has_current = false;
+      }
+      if (!l.has_current || finished(l.current)) l.priority = 0;
     }
   }
+  if (any_carried_)
+    for (std::size_t p = 0; p < values.size() && p < carried_.size(); ++p)
+      if (carried_[p]) carry_[p] = values[p];
 }
 
 }  // namespace p2l::anim

@@ -1,24 +1,94 @@
 // Motion curves by Cubism's rule (docs/RUNTIME.md "Clips"): the first segment whose end time
-// is after the time is evaluated; Beziers are restricted (the curve parameter is the linear
-// time fraction, de Casteljau runs on the values only).
+// is after the time is evaluated. Beziers are restricted (the curve parameter is the linear
+// time fraction) or, for Cubism's default, unrestricted (the parameter solves x(s) = t).
+// Everything is computed in double, as Cubism's Web Framework does, and rounded once.
 #include "anim/curve.hpp"
 
+#include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <numbers>
 
 namespace p2l::anim {
 namespace {
 
-float lerp(float a, float b, float s) { return a + (b - a) * s; }
+double lerp(double a, double b, double s) { return a + (b - a) * s; }
 
-// Cubism's restricted Bezier: de Casteljau on the four values at parameter [s].
-float bezier(float v0, float c1, float c2, float v1, float s) {
-  const float a = lerp(v0, c1, s), b = lerp(c1, c2, s), c = lerp(c2, v1, s);
-  const float ab = lerp(a, b, s), bc = lerp(b, c, s);
-  return lerp(ab, bc, s);
+// de Casteljau on four coordinates at parameter [s].
+double bezier(double p0, double p1, double p2, double p3, double s) {
+  const double a = lerp(p0, p1, s), b = lerp(p1, p2, s), c = lerp(p2, p3, s);
+  return lerp(lerp(a, b, s), lerp(b, c, s), s);
+}
+
+// Below this a leading coefficient counts as zero (Cubism's epsilon).
+constexpr double kTiny = 1e-5;
+
+double unit(double s) { return std::clamp(s, 0.0, 1.0); }
+
+// The root of b s^2 + c s + d = 0 Cubism takes when the cubic term vanishes: the linear root
+// when b vanishes too (or -d when c does as well), else the root with -sqrt.
+double quadratic_root(double b, double c, double d) {
+  if (std::abs(b) < kTiny) return std::abs(c) < kTiny ? -d : -d / c;
+  return -(c + std::sqrt(c * c - 4.0 * b * d)) / (2.0 * b);
+}
+
+// Whether the point at [point] (a float from the file) ends after [time]. Cubism's points are
+// the doubles of the decimal text (3.1, not 3.0999999): where the time rounds to the point's
+// float, the point is taken as the double of its shortest decimal (which reads back as the
+// same float), so a time a hair before 3.1 is before it, as in Cubism.
+bool ends_after(float point, double time) {
+  if (static_cast<float>(time) != point) return point > time;
+  char text[32];
+  const auto written = std::to_chars(text, text + sizeof text, point);
+  double decimal = point;
+  std::from_chars(text, written.ptr, decimal);
+  return decimal > time;
 }
 
 }  // namespace
+
+double bezier_parameter(double x0, double x1, double x2, double x3, double t) {
+  // x(s) - t as a s^3 + b s^2 + c s + d.
+  const double a = x3 - 3.0 * x2 + 3.0 * x1 - x0;
+  const double b = 3.0 * x2 - 6.0 * x1 + 3.0 * x0;
+  const double c = 3.0 * x1 - 3.0 * x0;
+  const double d = x0 - t;
+  // Cubism tests sqrt(a) against its epsilon, so only a tiny non-negative a counts as no
+  // cubic term (a negative one takes the cubic path).
+  if (a >= 0.0 && a < kTiny * kTiny) return unit(quadratic_root(b, c, d));
+
+  // Depressed cubic u^3 + p u + q = 0 with s = u - b / 3a.
+  const double B = b / a, C = c / a, D = d / a;
+  const double shift = B / 3.0;
+  const double p = (3.0 * C - B * B) / 3.0;
+  const double q = (2.0 * B * B * B - 9.0 * B * C + 27.0 * D) / 27.0;
+  const double half_q = q / 2.0, third_p = p / 3.0;
+  const double discriminant = half_q * half_q + third_p * third_p * third_p;
+  // Of several real roots Cubism takes the first (in its order) near the unit interval.
+  const auto near_unit = [](double s) { return std::abs(s - 0.5) < 0.51; };
+
+  if (discriminant < 0.0) {
+    // Three real roots, the trigonometric way.
+    const double r = std::sqrt(-third_p * -third_p * -third_p);
+    const double phi = std::acos(std::clamp(-q / (2.0 * r), -1.0, 1.0));
+    const double scale = 2.0 * std::cbrt(r);
+    for (int k = 0; k < 2; ++k) {
+      const double s = scale * std::cos((phi + 2.0 * std::numbers::pi * k) / 3.0) - shift;
+      if (near_unit(s)) return unit(s);
+    }
+    return unit(scale * std::cos((phi + 4.0 * std::numbers::pi) / 3.0) - shift);
+  }
+  if (discriminant == 0.0) {
+    // A double root and a single one.
+    const double u = half_q < 0.0 ? std::cbrt(-half_q) : -std::cbrt(half_q);
+    const double single = 2.0 * u - shift;
+    if (near_unit(single)) return unit(single);
+    return unit(-u - shift);
+  }
+  // One real root (Cardano).
+  const double root = std::sqrt(discriminant);
+  return unit(std::cbrt(root - half_q) - std::cbrt(root + half_q) - shift);
+}
 
 float ease_sine(float x) {
   if (!(x > 0.0f)) return 0.0f;  // below 0, and NaN
@@ -26,27 +96,34 @@ float ease_sine(float x) {
   return 0.5f - 0.5f * std::cos(std::numbers::pi_v<float> * x);
 }
 
-float curve_value(float start_time, float start_value, std::span<const CurveSegment> segments, float time) {
-  float t0 = start_time, v0 = start_value;
+float curve_value(float start_time, float start_value, std::span<const CurveSegment> segments, double time,
+                  BezierRule rule) {
+  double t0 = start_time, v0 = start_value;
   for (const CurveSegment& seg : segments) {
-    const float t1 = seg.time, v1 = seg.value;
-    if (t1 > time) {
-      // Cubism clamps the fraction below at 0 (a time before the segment's start). When the
-      // time is after the start it is before the end, so the span is positive: a segment of
-      // zero (or negative) length is only reached before its start, and never divides.
-      const float s = time > t0 ? (time - t0) / (t1 - t0) : 0.0f;
+    const double t1 = seg.time, v1 = seg.value;
+    if (ends_after(seg.time, time)) {
+      // Cubism clamps the fraction below at 0 (a time before the segment's start) and not
+      // above: a segment that runs backwards (its end before its start, as some files have)
+      // is reached before its start and extrapolated past its end. A segment of zero length
+      // is only reached before its start, where the fraction is 0, and never divides.
+      const double s = t1 != t0 ? std::max((time - t0) / (t1 - t0), 0.0) : 0.0;
       switch (seg.kind) {
-        case SegmentKind::Linear: return lerp(v0, v1, s);
-        case SegmentKind::Bezier: return bezier(v0, seg.control[1], seg.control[3], v1, s);
-        case SegmentKind::Stepped: return v0;
-        case SegmentKind::InverseStepped: return v1;
+        case SegmentKind::Linear: return static_cast<float>(lerp(v0, v1, s));
+        case SegmentKind::Bezier: {
+          const double c1y = seg.control[1], c2y = seg.control[3];
+          if (rule == BezierRule::Restricted) return static_cast<float>(bezier(v0, c1y, c2y, v1, s));
+          const double u = bezier_parameter(t0, seg.control[0], seg.control[2], t1, time);
+          return static_cast<float>(bezier(v0, c1y, c2y, v1, u));
+        }
+        case SegmentKind::Stepped: return static_cast<float>(v0);
+        case SegmentKind::InverseStepped: return static_cast<float>(v1);
       }
-      return v0;  // an unknown kind (validate() rejects it): hold the segment's start
+      return static_cast<float>(v0);  // an unknown kind (validate() rejects it): hold the segment's start
     }
     t0 = t1;
     v0 = v1;
   }
-  return v0;  // at or after the last point (or no segments: the start value)
+  return static_cast<float>(v0);  // at or after the last point (or no segments: the start value)
 }
 
 }  // namespace p2l::anim

@@ -19,7 +19,7 @@ double fade_in_term(double age, float fade) { return fade > 0.0f ? ease(age / fa
 
 }  // namespace
 
-Expressions::Expressions(const Rig& rig) {
+Expressions::Expressions(const Rig& rig, bool cubism_playback) {
   const std::size_t parameter_count = rig.parameters.size();
   // Counted first, then filled in place (src/base/sized.hpp says why).
   std::size_t value_count = 0;
@@ -31,7 +31,7 @@ Expressions::Expressions(const Rig& rig) {
   for (std::size_t k = 0; k < infos_.size(); ++k) {
     const Expression& e = rig.expressions[k];
     Info& info = infos_[k];
-    info = {e.fade_in, e.fade_out, values, 0};
+    info = {e.fade_in, e.fade_out, values, 0, cubism_playback && e.cubism_playback};
     for (const ExpressionValue& v : e.values) {
       if (v.parameter >= parameter_count) continue;  // a bad record: ignored
       values_[values++] = {v.parameter, v.blend, v.value};
@@ -52,25 +52,32 @@ void Expressions::push(std::uint32_t index) {
   entries_.push_back(e);
 }
 
+void Expressions::fade_out(Entry& e, Fade as, std::uint32_t by) {
+  const Info& info = infos_[e.expression];
+  e.out_time = 0;
+  if (info.cubism) {
+    // Cubism's queue: every entry fades out by its own fade-out time, from the end of its
+    // next update (1 - ease(elapsed / fade) is Cubism's ease((end - now) / fade)).
+    e.fade = Fade::Removed;
+    e.out_fade = info.fade_out;
+    e.out_pending = true;
+    return;
+  }
+  e.fade = as;
+  e.out_fade = as == Fade::Removed ? info.fade_out : infos_[by].fade_in;
+}
+
 void Expressions::play(std::int32_t index) {
   if (index < 0 || static_cast<std::size_t>(index) >= infos_.size()) {
     for (Entry& e : entries_)
-      if (e.fade == Fade::None) {
-        e.fade = Fade::Removed;
-        e.out_fade = infos_[e.expression].fade_out;
-        e.out_time = 0;
-      }
+      if (e.fade == Fade::None) fade_out(e, Fade::Removed, 0);
     return;
   }
   const auto i = static_cast<std::uint32_t>(index);
   // Every entry still playing (the same expression too: it restarts) fades out as the new
   // one fades in.
   for (Entry& e : entries_)
-    if (e.fade == Fade::None) {
-      e.fade = Fade::Replaced;
-      e.out_fade = infos_[i].fade_in;
-      e.out_time = 0;
-    }
+    if (e.fade == Fade::None) fade_out(e, Fade::Replaced, i);
   push(i);
 }
 
@@ -86,9 +93,7 @@ bool Expressions::remove(std::uint32_t index) {
   bool found = false;
   for (Entry& e : entries_)
     if (e.expression == index && e.fade == Fade::None) {
-      e.fade = Fade::Removed;
-      e.out_fade = infos_[index].fade_out;
-      e.out_time = 0;
+      fade_out(e, Fade::Removed, 0);
       found = true;
     }
   return found;
@@ -111,11 +116,15 @@ void Expressions::update(float dt, std::span<float> values) {
   std::size_t kept = 0;
   for (std::size_t k = 0; k < entries_.size(); ++k) {
     Entry e = entries_[k];
-    e.age += step;
+    const bool cubism = infos_[e.expression].cubism;
+    // Cubism's first update of an entry starts its clock: it samples age 0, weight 0.
+    if (!(cubism && e.fresh)) e.age += step;
+    e.fresh = false;
     double fade_out = 1.0;
     if (e.fade != Fade::None) {
-      e.out_time += step;
-      fade_out = e.out_fade > 0.0f ? 1.0 - ease(e.out_time / e.out_fade) : 0.0;
+      if (!e.out_pending) e.out_time += step;
+      e.out_pending = false;
+      fade_out = e.out_fade > 0.0f ? 1.0 - ease(e.out_time / e.out_fade) : (cubism && e.out_time == 0.0 ? 1.0 : 0.0);
     }
     e.weight = fade_in_term(e.age, infos_[e.expression].fade_in) * fade_out;
     if (e.fade != Fade::None && e.weight == 0.0) continue;

@@ -14,7 +14,10 @@ namespace p2l::anim {
 
 class Expressions {
  public:
-  explicit Expressions(const Rig& rig);
+  // [cubism_playback]: expressions the file marks for it (EXPR version 2) start and fade out
+  // as Cubism's Framework's do: the first update after play() weighs them at 0, and a fade-out
+  // starts at the end of the update after the call, with the entry's own fade-out time.
+  explicit Expressions(const Rig& rig, bool cubism_playback = true);
 
   // Fades [index] in and every other one out; -1 (or an index past the end) fades all out.
   void play(std::int32_t index);
@@ -40,6 +43,7 @@ class Expressions {
   struct Info {
     float fade_in, fade_out;
     std::uint32_t first, count;  // into values_
+    bool cubism;
   };
   enum class Fade : std::uint8_t { None, Removed, Replaced };
   // One start of an expression. A fading entry's fade-out term is 1 - ease(out_time /
@@ -51,7 +55,11 @@ class Expressions {
     Fade fade = Fade::None;
     float out_fade = 0;
     double age = 0, out_time = 0, weight = 0;
+    bool fresh = true;        // not updated yet (Cubism: its first update samples age 0)
+    bool out_pending = false;  // Cubism: its fade-out starts after its next update
   };
+  // Starts entry [e] fading out [as] removed or replaced by an entry of [by].
+  void fade_out(Entry& e, Fade as, std::uint32_t by);
   void push(std::uint32_t index);
 
   std::vector<Info> infos_;

@@ -61,6 +61,27 @@ bool p2l_clip_finished(const P2lRig* rig) {
   return guarded(rig, true, [](const P2lRig& r) { return r.animator.layer_state(0).finished; });
 }
 
+void p2l_set_cubism_playback(P2lRig* rig, bool on) {
+  guarded_void(rig, [&](P2lRig& r) { r.animator.set_cubism_playback(on); });
+}
+
+bool p2l_cubism_playback(const P2lRig* rig) {
+  return guarded(rig, false, [](const P2lRig& r) { return r.animator.cubism_playback(); });
+}
+
+uint32_t p2l_clip_playback(const P2lRig* rig, uint32_t index) {
+  return guarded(rig, std::uint32_t{0}, [&](const P2lRig& r) -> std::uint32_t {
+    if (index >= r.rig().clips.size()) return 0;
+    return (r.animator.clip_cubism_playback(index) ? P2L_CLIP_CUBISM : 0u) |
+           (r.animator.clip_unrestricted_beziers(index) ? P2L_CLIP_UNRESTRICTED : 0u) |
+           (r.animator.clip_looping(index) ? P2L_CLIP_LOOPING : 0u);
+  });
+}
+
+bool p2l_set_clip_looping(P2lRig* rig, uint32_t index, bool looping) {
+  return guarded(rig, false, [&](P2lRig& r) { return r.animator.set_clip_looping(index, looping); });
+}
+
 bool p2l_play_layer(P2lRig* rig, uint32_t layer, int32_t index, uint32_t priority) {
   return guarded(rig, false, [&](P2lRig& r) { return r.animator.play_layer(layer, index, priority); });
 }
@@ -153,6 +174,14 @@ bool p2l_pose_show(P2lRig* rig, uint32_t group, uint32_t entry) {
 
 int32_t p2l_pose_shown(const P2lRig* rig, uint32_t group) {
   return guarded(rig, std::int32_t{-1}, [&](const P2lRig& r) { return r.animator.pose_shown(group); });
+}
+
+void p2l_set_pose_enabled(P2lRig* rig, bool on) {
+  guarded_void(rig, [&](P2lRig& r) { r.animator.set_pose_enabled(on); });
+}
+
+bool p2l_pose_enabled(const P2lRig* rig) {
+  return guarded(rig, false, [](const P2lRig& r) { return r.animator.pose_enabled(); });
 }
 
 }  // extern "C"

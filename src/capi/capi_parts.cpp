@@ -81,4 +81,8 @@ bool p2l_set_part_opacity(P2lRig* rig, uint32_t index, float opacity) {
   });
 }
 
+float p2l_part_animation_opacity(const P2lRig* rig, uint32_t index) {
+  return guarded(rig, 0.0f, [&](const P2lRig& r) { return r.animator.part_animation_opacity(index); });
+}
+
 }  // extern "C"

@@ -29,9 +29,17 @@ inline constexpr std::array<ChunkSpec, kChunkIdCount> kChunkSpecs{{
     {"PART", 2, true, true},  {"MESH", 2, true, true},  {"GLUE", 2, true, false}, {"DRAW", 2, true, true},
     {"TEXR", 1, true, false}, {"PHYS", 2, true, false}, {"CLIP", 1, true, false}, {"ROLE", 1, true, false},
     {"PGUI", 1, false, false}, {"META", 1, false, false}, {"BONE", 1, false, false}, {"SKIN", 1, false, false},
-    {"COLL", 1, false, false}, {"SIMS", 1, false, false}, {"EXPR", 1, false, false}, {"HITA", 1, false, false},
-    {"UDAT", 1, false, false}, {"POSE", 1, false, false}, {"CEXT", 1, false, false},
+    {"COLL", 1, false, false}, {"SIMS", 1, false, false}, {"EXPR", 2, false, false}, {"HITA", 1, false, false},
+    {"UDAT", 1, false, false}, {"POSE", 2, false, false}, {"CEXT", 2, false, false},
 }};
+
+// CEXT version 2: the flags byte that ends each record (docs/FORMAT.md 12.5).
+inline constexpr std::uint8_t kClipFlagCubism = 1, kClipFlagUnrestricted = 2;
+inline constexpr std::uint8_t kClipFlagsKnown = kClipFlagCubism | kClipFlagUnrestricted;
+// EXPR version 2: the flags byte that ends each expression (docs/FORMAT.md 12.1).
+inline constexpr std::uint8_t kExpressionFlagCubism = 1;
+// POSE version 2: the flags byte after the groups (docs/FORMAT.md 12.4).
+inline constexpr std::uint8_t kPoseFlagCubism = 1;
 
 inline const ChunkSpec& spec(ChunkId id) { return kChunkSpecs[static_cast<std::size_t>(id)]; }
 inline std::string_view tag_of(ChunkId id) { return spec(id).tag; }

@@ -69,11 +69,11 @@ bool parse_chunk(ChunkId id, const format::ChunkBytes& c, const std::vector<std:
     case ChunkId::SKIN: rr.skins(rig.skins.emplace()); break;
     case ChunkId::COLL: rr.colliders(rig.colliders.emplace()); break;
     case ChunkId::SIMS: rr.simulations(rig.simulations.emplace()); break;
-    case ChunkId::EXPR: rr.expressions(rig.expressions); break;
+    case ChunkId::EXPR: rr.expressions(rig.expressions, c.entry.version); break;
     case ChunkId::HITA: rr.hit_areas(rig.hit_areas); break;
     case ChunkId::UDAT: rr.user_data(rig.user_data); break;
-    case ChunkId::POSE: rr.pose(rig.pose.emplace()); break;
-    case ChunkId::CEXT: rr.clip_extensions(rig.clip_extensions); break;
+    case ChunkId::POSE: rr.pose(rig.pose.emplace(), c.entry.version); break;
+    case ChunkId::CEXT: rr.clip_extensions(rig.clip_extensions, c.entry.version); break;
     case ChunkId::Count: break;
   }
   if (br.ok() && !br.at_end()) {

@@ -967,8 +967,8 @@ void RecordReader::simulations(SimulationChunk& out) {
 
 // ---- attached ------------------------------------------------------------------------------
 
-void RecordReader::expressions(std::vector<Expression>& out) {
-  std::uint32_t n = r_.count(20, "expression");
+void RecordReader::expressions(std::vector<Expression>& out, std::uint16_t chunk_version) {
+  std::uint32_t n = r_.count(chunk_version >= 2 ? 21 : 20, "expression");
   sized(out, n);
   for (std::uint32_t i = 0; i < n && r_.ok(); ++i) {
     mark(ChunkId::EXPR);
@@ -992,6 +992,16 @@ void RecordReader::expressions(std::vector<Expression>& out) {
       v.blend = static_cast<ExpressionBlend>(blend);
       v.value = r_.f32("expression value");
     }
+    if (chunk_version < 2) continue;
+    // Version 2 appends the expression's flags.
+    const std::size_t at = r_.pos();
+    const std::uint8_t flags = r_.u8("expression flags");
+    if (r_.ok() && (flags & ~kExpressionFlagCubism)) {
+      r_.fail_at(at, ErrorCode::BadRecord,
+                 message("expression flags {} set unknown bits (expected bit 0 Cubism playback)", flags));
+      break;
+    }
+    e.cubism_playback = (flags & kExpressionFlagCubism) != 0;
   }
 }
 
@@ -1024,7 +1034,7 @@ void RecordReader::user_data(std::vector<UserData>& out) {
   }
 }
 
-void RecordReader::pose(Pose& out) {
+void RecordReader::pose(Pose& out, std::uint16_t chunk_version) {
   out.fade_in = r_.f32("pose fadeIn");
   std::uint32_t n = r_.count(4, "pose group");
   sized(out.groups, n);
@@ -1039,10 +1049,18 @@ void RecordReader::pose(Pose& out) {
       e.linked = refs("pose linked part");
     }
   }
+  if (chunk_version < 2) return;
+  // Version 2 appends the pose's flags.
+  const std::size_t at = r_.pos();
+  const std::uint8_t flags = r_.u8("pose flags");
+  if (r_.ok() && (flags & ~kPoseFlagCubism))
+    r_.fail_at(at, ErrorCode::BadRecord,
+               message("pose flags {} set unknown bits (expected bit 0 Cubism playback)", flags));
+  out.cubism_playback = (flags & kPoseFlagCubism) != 0;
 }
 
-void RecordReader::clip_extensions(std::vector<ClipExtension>& out) {
-  std::uint32_t n = r_.count(16, "clip extension");
+void RecordReader::clip_extensions(std::vector<ClipExtension>& out, std::uint16_t chunk_version) {
+  std::uint32_t n = r_.count(chunk_version >= 2 ? 17 : 16, "clip extension");
   sized(out, n);
   for (std::uint32_t i = 0; i < n && r_.ok(); ++i) {
     mark(ChunkId::CEXT);
@@ -1084,6 +1102,19 @@ void RecordReader::clip_extensions(std::vector<ClipExtension>& out) {
       f.fade_in = r_.f32("curve fadeIn");
       f.fade_out = r_.f32("curve fadeOut");
     }
+    if (chunk_version < 2) continue;
+    // Version 2 appends the playback flags to the record.
+    const std::size_t at = r_.pos();
+    const std::uint8_t flags = r_.u8("clip playback flags");
+    if (r_.ok() && (flags & ~kClipFlagsKnown)) {
+      r_.fail_at(at, ErrorCode::BadRecord,
+                 message("clip playback flags {} set unknown bits (expected bit 0 Cubism playback, bit 1 unrestricted "
+                         "Beziers)",
+                         flags));
+      break;
+    }
+    x.cubism_playback = (flags & kClipFlagCubism) != 0;
+    x.unrestricted_beziers = (flags & kClipFlagUnrestricted) != 0;
   }
 }
 

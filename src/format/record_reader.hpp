@@ -66,11 +66,11 @@ class RecordReader {
   void skins(SkinChunk& out);
   void colliders(ColliderChunk& out);
   void simulations(SimulationChunk& out);
-  void expressions(std::vector<Expression>& out);
+  void expressions(std::vector<Expression>& out, std::uint16_t chunk_version);
   void hit_areas(std::vector<HitArea>& out);
   void user_data(std::vector<UserData>& out);
-  void pose(Pose& out);
-  void clip_extensions(std::vector<ClipExtension>& out);
+  void pose(Pose& out, std::uint16_t chunk_version);
+  void clip_extensions(std::vector<ClipExtension>& out, std::uint16_t chunk_version);
 
   // Encoded values.
   std::string str(const char* what);

@@ -637,7 +637,14 @@ void RecordWriter::simulations(const SimulationChunk& s) {
   }
 }
 
+std::uint16_t expression_version(const std::vector<Expression>& list) {
+  for (const Expression& e : list)
+    if (e.cubism_playback) return 2;
+  return 1;
+}
+
 void RecordWriter::expressions(const std::vector<Expression>& list) {
+  const bool flags = expression_version(list) >= 2;
   w_.u32(static_cast<std::uint32_t>(list.size()));
   for (const Expression& e : list) {
     str(e.id);
@@ -650,6 +657,7 @@ void RecordWriter::expressions(const std::vector<Expression>& list) {
       w_.u8(static_cast<std::uint8_t>(v.blend));
       w_.f32(v.value);
     }
+    if (flags) w_.u8(e.cubism_playback ? kExpressionFlagCubism : 0);
   }
 }
 
@@ -681,9 +689,20 @@ void RecordWriter::pose(const Pose& p) {
       refs(e.linked);
     }
   }
+  if (pose_version(p) >= 2) w_.u8(p.cubism_playback ? kPoseFlagCubism : 0);
+}
+
+std::uint16_t pose_version(const Pose& p) { return p.cubism_playback ? 2 : 1; }
+
+std::uint16_t clip_extension_version(const std::vector<ClipExtension>& list) {
+  // Version 1 stays the layout (and bytes) of files without playback flags.
+  for (const ClipExtension& x : list)
+    if (x.cubism_playback || x.unrestricted_beziers) return 2;
+  return 1;
 }
 
 void RecordWriter::clip_extensions(const std::vector<ClipExtension>& list) {
+  const bool flags = clip_extension_version(list) >= 2;
   w_.u32(static_cast<std::uint32_t>(list.size()));
   for (const ClipExtension& x : list) {
     w_.u32(x.clip);
@@ -705,6 +724,9 @@ void RecordWriter::clip_extensions(const std::vector<ClipExtension>& list) {
       w_.f32(f.fade_in);
       w_.f32(f.fade_out);
     }
+    if (flags)
+      w_.u8(static_cast<std::uint8_t>((x.cubism_playback ? kClipFlagCubism : 0) |
+                                      (x.unrestricted_beziers ? kClipFlagUnrestricted : 0)));
   }
 }
 

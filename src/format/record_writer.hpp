@@ -62,11 +62,11 @@ class RecordWriter {
   void skins(const SkinChunk& s);
   void colliders(const ColliderChunk& c);
   void simulations(const SimulationChunk& s);
-  void expressions(const std::vector<Expression>& list);
+  void expressions(const std::vector<Expression>& list);  // at expression_version(list)
   void hit_areas(const std::vector<HitArea>& list);
   void user_data(const std::vector<UserData>& list);
-  void pose(const Pose& p);
-  void clip_extensions(const std::vector<ClipExtension>& list);
+  void pose(const Pose& p);  // at pose_version(p)
+  void clip_extensions(const std::vector<ClipExtension>& list);  // at clip_extension_version(list)
 
  private:
   std::string invalid_utf8_;
@@ -96,5 +96,12 @@ class RecordWriter {
   std::vector<std::string>& dropped_;
   bool cubism_ = false;
 };
+
+// The EXPR version the writer uses: 2 when an expression carries flags, else 1.
+std::uint16_t expression_version(const std::vector<Expression>& list);
+// The POSE version the writer uses: 2 when the pose carries flags, else 1.
+std::uint16_t pose_version(const Pose& p);
+// The CEXT version the writer uses: 2 when a record carries playback flags, else 1.
+std::uint16_t clip_extension_version(const std::vector<ClipExtension>& list);
 
 }  // namespace p2l::format

@@ -190,7 +190,12 @@ void write_v2(const Rig& rig, const WriteOptions& options, WriteResult& result) 
     OutChunk c;
     c.tag = std::string(format::tag_of(id));
     c.required = format::spec(id).core;
-    c.version = (id == ChunkId::PHYS && uses_vertical_physics(rig)) || cubism ? 2 : 1;
+    c.version = cubism                                           ? 2
+                : id == ChunkId::PHYS && uses_vertical_physics(rig) ? 2
+                : id == ChunkId::CEXT                            ? format::clip_extension_version(rig.clip_extensions)
+                : id == ChunkId::POSE                            ? format::pose_version(*rig.pose)
+                : id == ChunkId::EXPR                            ? format::expression_version(rig.expressions)
+                                                                 : 1;
     chunks.push_back(std::move(c));
     owners.push_back(&buffer);
   }

@@ -26,6 +26,13 @@ inline constexpr bool kInstanceOf<Template<A>, Template> = true;
 template <class S, template <class> class Template>
 concept InstanceOf = kInstanceOf<std::remove_const_t<S>, Template>;
 
+// A flag that a chunk's version 2 added (Cubism playback): written only when set, so the
+// document of a rig without it stays as it was, as its chunks stay at version 1; always read.
+template <class V, class S, class B>
+void flag(V& v, S&, const char* key, B& member) {
+  if (!std::is_const_v<S> || member) v(key, member);
+}
+
 // Grid<F> flattens its cells' coordinates into one vector; the JSON form gives each cell
 // its own "at" list, so a grid is written and read through this shape.
 template <class F>
@@ -563,6 +570,7 @@ void fields(V& v, S& s) {
   v("fade_in", s.fade_in);
   v("fade_out", s.fade_out);
   v("values", s.values);
+  flag(v, s, "cubism_playback", s.cubism_playback);
 }
 
 template <class V, Is<HitArea> S>
@@ -594,6 +602,7 @@ template <class V, Is<Pose> S>
 void fields(V& v, S& s) {
   v("fade_in", s.fade_in);
   v("groups", s.groups);
+  flag(v, s, "cubism_playback", s.cubism_playback);
 }
 
 template <class V, Is<ClipEvent> S>
@@ -626,6 +635,8 @@ void fields(V& v, S& s) {
   v("events", s.events);
   v("curves", s.curves);
   v("fades", s.fades);
+  flag(v, s, "cubism_playback", s.cubism_playback);
+  flag(v, s, "unrestricted_beziers", s.unrestricted_beziers);
 }
 
 template <class V, Is<RawChunk> S>

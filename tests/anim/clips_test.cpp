@@ -13,6 +13,7 @@
 
 #include "anim/clip_layers.hpp"
 #include "anim/curve.hpp"
+#include "anim/segment.hpp"
 #include "p2l/format.hpp"
 #include "test_util.hpp"
 #include "counting_allocator.hpp"
@@ -34,14 +35,7 @@ using p2l::anim::ease_sine;
 
 constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
 
-CurveSegment seg(SegmentKind kind, float time, float value, std::array<float, 4> control = {}) {
-  CurveSegment s;
-  s.kind = kind;
-  s.time = time;
-  s.value = value;
-  s.control = control;
-  return s;
-}
+using p2l_test::seg;
 
 Curve constant(std::uint32_t parameter, float value) {
   Curve c;

@@ -803,3 +803,57 @@ TEST(CapiHitTest, FirstAreaWithAVisibleMeshUnderThePoint) {
 }
 
 }  // namespace
+
+namespace {
+
+// --- Cubism playback, poses and part opacities (additions to ABI 1.4) ---
+TEST(CapiCubismPlayback, FlagsLoopingPoseSwitchAndPartOpacities) {
+  p2l::Rig source = p2l_test::make_full_rig();
+  source.clip_extensions[0].cubism_playback = true;
+  source.clip_extensions[0].unrestricted_beziers = true;
+  source.pose->cubism_playback = true;
+  const std::uint32_t clip = source.clip_extensions[0].clip;
+  source.clips[clip].looping = true;
+  RigPtr rig = load_rig(bytes_of(source));
+  ASSERT_NE(rig, nullptr);
+  P2lRig* r = rig.get();
+  EXPECT_TRUE(p2l_cubism_playback(r));
+  // The file's loop flag is not applied to a clip played by Cubism's rules; the host's is.
+  EXPECT_EQ(p2l_clip_playback(r, clip), P2L_CLIP_CUBISM | P2L_CLIP_UNRESTRICTED);
+  EXPECT_TRUE(p2l_set_clip_looping(r, clip, true));
+  EXPECT_EQ(p2l_clip_playback(r, clip), P2L_CLIP_CUBISM | P2L_CLIP_UNRESTRICTED | P2L_CLIP_LOOPING);
+  EXPECT_FALSE(p2l_set_clip_looping(r, p2l_clip_count(r), true));
+  EXPECT_EQ(p2l_clip_playback(r, p2l_clip_count(r)), 0u);
+  // p2lrt's own rules: no Cubism bit, the file's loop flag again.
+  p2l_set_cubism_playback(r, false);
+  EXPECT_FALSE(p2l_cubism_playback(r));
+  EXPECT_EQ(p2l_clip_playback(r, clip), P2L_CLIP_UNRESTRICTED | P2L_CLIP_LOOPING);
+  p2l_set_cubism_playback(r, true);
+
+  // The pose hides all but each group's first entry; switched off, every part is at 1.
+  auto hidden = [&] {
+    std::uint32_t n = 0;
+    for (std::uint32_t p = 0; p < p2l_part_count(r); ++p) n += p2l_part_animation_opacity(r, p) != 1.0f;
+    return n;
+  };
+  p2l_update(r, 1.0f / 60);
+  EXPECT_GT(hidden(), 0u);
+  EXPECT_TRUE(p2l_pose_enabled(r));
+  p2l_set_pose_enabled(r, false);
+  EXPECT_FALSE(p2l_pose_enabled(r));
+  p2l_update(r, 1.0f / 60);
+  EXPECT_EQ(hidden(), 0u);
+  p2l_set_pose_enabled(r, true);
+  p2l_update(r, 1.0f / 60);
+  EXPECT_GT(hidden(), 0u);
+  EXPECT_TRUE(std::isnan(p2l_part_animation_opacity(r, p2l_part_count(r))));
+  // NULL handles give the documented defaults.
+  EXPECT_EQ(p2l_part_animation_opacity(nullptr, 0), 0.0f);
+  EXPECT_FALSE(p2l_pose_enabled(nullptr));
+  EXPECT_EQ(p2l_clip_playback(nullptr, 0), 0u);
+  EXPECT_FALSE(p2l_set_clip_looping(nullptr, 0, true));
+  p2l_set_cubism_playback(nullptr, false);
+  p2l_set_pose_enabled(nullptr, false);
+}
+
+}  // namespace

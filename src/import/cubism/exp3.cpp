@@ -3,13 +3,14 @@
 
 namespace p2l::cubism {
 
-void read_exp3(const Node& root, const std::string& name, Rig& rig, ImportReport& report) {
+void read_exp3(const Node& root, const std::string& name, bool cubism_playback, Rig& rig, ImportReport& report) {
   Expression e;
   e.id = name;
   e.name = name;
   // Cubism: a missing fade is 1 s.
   e.fade_in = root.number_or("FadeInTime", 1);
   e.fade_out = root.number_or("FadeOutTime", 1);
+  e.cubism_playback = cubism_playback;
   for (const Node& p : root.elements_of("Parameters")) {
     const Node id = p.at("Id");
     ExpressionValue v;

@@ -46,7 +46,8 @@ std::string clip_id(const std::string& file) {
 
 // One clip a motion file: a clip has one group, so a file listed again (Haru lists most of
 // its Idle motions under Use too) keeps its first group.
-void read_motions(Sources& sources, const std::vector<MotionRef>& motions, ImportResult& result) {
+void read_motions(Sources& sources, const std::vector<MotionRef>& motions, const CubismImportOptions& options,
+                  ImportResult& result) {
   std::map<std::string, std::string> group_of;  // normal file path -> its clip's group
   std::set<std::string> ids;
   for (const MotionRef& ref : motions) {
@@ -69,7 +70,7 @@ void read_motions(Sources& sources, const std::vector<MotionRef>& motions, Impor
     }
     ids.insert(id);
     const Document doc = sources.read_json(ref.file);
-    read_motion3(Node(doc), ref, id, result.rig, result.report);
+    read_motion3(Node(doc), ref, id, options.cubism_playback, result.rig, result.report);
   }
 }
 
@@ -97,15 +98,16 @@ void import_model3(const fs::path& path, const CubismImportOptions& options, Imp
     result.rig.textures.push_back(read_texture(sources.read(t), t, options.external_textures));
   side_file(sources, m.physics, read_physics3, result);
   side_file(sources, m.pose, read_pose3, result);
+  if (result.rig.pose) result.rig.pose->cubism_playback = options.cubism_playback;
   side_file(sources, m.display_info, read_cdi3, result);
   side_file(sources, m.user_data, read_userdata3, result);
   for (const ExpressionRef& e : m.expressions) {
     for (const Expression& other : result.rig.expressions)
       if (other.id == e.name) result.report.dropped.push_back(name + ": a second expression named " + quote_id(e.name));
     const Document doc = sources.read_json(e.file);
-    read_exp3(Node(doc), e.name, result.rig, result.report);
+    read_exp3(Node(doc), e.name, options.cubism_playback, result.rig, result.report);
   }
-  read_motions(sources, m.motions, result);
+  read_motions(sources, m.motions, options, result);
   read_groups(root, result.rig, result.report);
   read_hit_areas(root, result.rig, result.report);
   finish(sources, name, result.rig);

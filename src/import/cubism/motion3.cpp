@@ -10,7 +10,7 @@ namespace {
 struct Decoded {
   float start_time = 0, start_value = 0;
   std::vector<CurveSegment> segments;
-  std::size_t beziers = 0, beziers_outside = 0;  // Bezier segments; those with a control time outside the segment
+  std::string cut;  // the report line of a last segment cut short, or empty
 };
 
 // Cubism's flat array: the first point, then per segment a type code and its points
@@ -22,7 +22,6 @@ Decoded decode(const Node& list) {
   Decoded d;
   d.start_time = list.element(0).number();
   d.start_value = list.element(1).number();
-  float from = d.start_time;
   for (std::size_t i = 2; i < n;) {
     const Node code = list.element(i);
     const float c = code.number();
@@ -38,20 +37,16 @@ Decoded decode(const Node& list) {
     else
       code.fail(ErrorCode::BadRecord, "unknown segment type " + number_text(c) + " (expected 0 to 3)");
     const std::size_t numbers = s.kind == SegmentKind::Bezier ? 6 : 2;
+    // A last segment cut short (Haru's lip-sync curves): Cubism's Framework reads each
+    // missing number as 0 (its points default to (0, 0)), and so does the importer.
     if (n - i - 1 < numbers)
-      code.fail(ErrorCode::BadRecord, "the segment needs " + std::to_string(numbers) +
-                                          " numbers after its type, the array has " + std::to_string(n - i - 1) +
-                                          " left");
+      d.cut = code.note("the segment needs " + std::to_string(numbers) + " numbers after its type, the array has " +
+                        std::to_string(n - i - 1) + " left: the missing ones are read as 0, as Cubism's Framework does");
+    const auto at = [&](std::size_t k) { return k < n ? list.element(k).number() : 0.0f; };
     if (s.kind == SegmentKind::Bezier)
-      for (std::size_t k = 0; k < 4; ++k) s.control[k] = list.element(i + 1 + k).number();
-    s.time = list.element(i + numbers - 1).number();
-    s.value = list.element(i + numbers).number();
-    if (s.kind == SegmentKind::Bezier) {
-      ++d.beziers;
-      auto outside = [&](float t) { return t < from || t > s.time; };
-      if (outside(s.control[0]) || outside(s.control[2])) ++d.beziers_outside;
-    }
-    from = s.time;
+      for (std::size_t k = 0; k < 4; ++k) s.control[k] = at(i + 1 + k);
+    s.time = at(i + numbers - 1);
+    s.value = at(i + numbers);
     d.segments.push_back(s);
     i += 1 + numbers;
   }
@@ -64,7 +59,8 @@ int target_rank(const std::string& target) { return target == "Model" ? 0 : targ
 
 }  // namespace
 
-void read_motion3(const Node& root, const MotionRef& ref, const std::string& id, Rig& rig, ImportReport& report) {
+void read_motion3(const Node& root, const MotionRef& ref, const std::string& id, bool cubism_playback, Rig& rig,
+                  ImportReport& report) {
   const Node meta = root.at("Meta");
   Clip clip;
   clip.id = id;
@@ -79,7 +75,6 @@ void read_motion3(const Node& root, const MotionRef& ref, const std::string& id,
   ClipExtension ext;
   ext.clip = static_cast<std::uint32_t>(rig.clips.size());
 
-  std::size_t beziers = 0, outside = 0, curves_outside = 0;
   int rank = 0;
   bool out_of_order = false;
   for (const Node& curve : root.at("Curves").elements()) {
@@ -97,6 +92,7 @@ void read_motion3(const Node& root, const MotionRef& ref, const std::string& id,
       report.dropped.push_back(f.error.message + ": " + target + " curve " + quote_id(cid) + " dropped");
       continue;
     }
+    if (!d.cut.empty()) report.dropped.push_back(d.cut);
     auto dropped = [&](const std::string& why) { report.dropped.push_back(id_node.note(why + ": curve dropped")); };
     if (target == "Parameter") {
       const std::int32_t p = rig.find_parameter(cid);
@@ -139,9 +135,6 @@ void read_motion3(const Node& root, const MotionRef& ref, const std::string& id,
       report.dropped.push_back(curve.at("Target").note("unknown target " + quote_id(target) + ": curve dropped"));
       continue;
     }
-    beziers += d.beziers;
-    outside += d.beziers_outside;
-    curves_outside += d.beziers_outside > 0;
     out_of_order |= target_rank(target) < rank;
     rank = std::max(rank, target_rank(target));
   }
@@ -151,21 +144,18 @@ void read_motion3(const Node& root, const MotionRef& ref, const std::string& id,
   std::stable_sort(ext.events.begin(), ext.events.end(),
                    [](const ClipEvent& a, const ClipEvent& b) { return a.time < b.time; });
 
-  // Unrestricted Beziers (Cubism's default) may put a control time outside the segment;
-  // p2lrt keeps it within. Where none is outside, both play the same.
-  if (outside > 0 && !meta.boolean_or("AreBeziersRestricted", false))
-    report.dropped.push_back(meta.note(
-        "AreBeziersRestricted is false and " + std::to_string(outside) + " of the " + std::to_string(beziers) +
-        " Bezier segments (in " + std::to_string(curves_outside) +
-        " curves) have a control point outside their segment's time span: p2lrt restricts control times to the "
-        "segment, so those segments play differently"));
+  // The Framework reads a missing AreBeziersRestricted as false: control times count.
+  ext.unrestricted_beziers = !meta.boolean_or("AreBeziersRestricted", false);
+  ext.cubism_playback = cubism_playback;
   if (out_of_order)
     report.dropped.push_back(root.at("Curves").note(
         "not in Cubism's order (Model, then Parameter, then PartOpacity curves): Cubism's Framework skips the curves "
         "after the first change back, p2lrt plays them all"));
 
   rig.clips.push_back(std::move(clip));
-  if (!ext.events.empty() || !ext.curves.empty() || !ext.fades.empty()) rig.clip_extensions.push_back(std::move(ext));
+  if (!ext.events.empty() || !ext.curves.empty() || !ext.fades.empty() || ext.cubism_playback ||
+      ext.unrestricted_beziers)
+    rig.clip_extensions.push_back(std::move(ext));
 }
 
 }  // namespace p2l::cubism

@@ -50,8 +50,12 @@ void read_physics3(const Node& root, Rig& rig, ImportReport& report);
 void read_pose3(const Node& root, Rig& rig, ImportReport& report);
 void read_cdi3(const Node& root, Rig& rig, ImportReport& report);
 void read_userdata3(const Node& root, Rig& rig, ImportReport& report);
-void read_exp3(const Node& root, const std::string& name, Rig& rig, ImportReport& report);
-// One clip (and its CEXT record when it has anything beyond parameter curves) named [id].
-void read_motion3(const Node& root, const MotionRef& ref, const std::string& id, Rig& rig, ImportReport& report);
+// [cubism_playback]: the expression starts as Cubism's Framework starts one (EXPR version 2).
+void read_exp3(const Node& root, const std::string& name, bool cubism_playback, Rig& rig, ImportReport& report);
+// One clip named [id] and its CEXT record: events, non-parameter curves, curve fades, and the
+// playback flags (Cubism's playback when [cubism_playback], unrestricted Beziers when the
+// file says AreBeziersRestricted false or nothing). A clip with none of these gets no record.
+void read_motion3(const Node& root, const MotionRef& ref, const std::string& id, bool cubism_playback, Rig& rig,
+                  ImportReport& report);
 
 }  // namespace p2l::cubism
