@@ -36,7 +36,7 @@ CubismSpan span_cubism(std::span<const float> keys, float value, float epsilon) 
   if (value - keys[0] < epsilon) return {0, 0.0f, false};
   const float close = 1.5f * epsilon;
   for (std::size_t i = 1; i < n; ++i) {
-    if (value - keys[i] < -epsilon) {
+    if (value - keys[i] <= -epsilon) {
       const float gap = keys[i] - keys[i - 1];
       return {static_cast<std::uint32_t>(i - 1), gap < close ? 0.0f : (value - keys[i - 1]) / gap, false};
     }
@@ -55,7 +55,7 @@ CubismSpan span_cubism_unsnapped(std::span<const float> keys, float value, float
     return CubismSpan{static_cast<std::uint32_t>(i - 1), gap < close ? 0.0f : (value - keys[i - 1]) / gap, false};
   };
   for (std::size_t i = 1; i < n; ++i)
-    if (value - keys[i] < -epsilon) return segment(i);
+    if (value - keys[i] <= -epsilon) return segment(i);
   if (value - keys[n - 1] < epsilon) return segment(n - 1);
   return {static_cast<std::uint32_t>(n - 1), 0.0f, true};
 }

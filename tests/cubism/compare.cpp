@@ -40,6 +40,19 @@ struct Worst {
   }
 };
 
+// The first value past its bound, to start looking from (printed unless --quiet).
+struct First {
+  bool seen = false;
+  std::size_t pose = 0;
+  std::uint32_t drawable = 0;
+  std::size_t vertex = 0;
+  double ours[2] = {0, 0}, core[2] = {0, 0};
+  void see(bool past, std::size_t p, std::uint32_t d, std::size_t v, double o0, double o1, double c0, double c1) {
+    if (!past || seen) return;
+    *this = {true, p, d, v, {o0, o1}, {c0, c1}};
+  }
+};
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -124,6 +137,7 @@ int main(int argc, char** argv) {
   }
 
   Worst vertex, opacity, color;
+  First first_vertex, first_opacity;
   std::size_t visibility = 0, draw_order = 0, render_order = 0, poses = 0, shown = 0, floats_total = 0, floats_exact = 0;
   const auto& core_poses = core["poses"];
   for (std::size_t k = 0; k < core_poses.size(); ++k) {
@@ -151,12 +165,16 @@ int main(int argc, char** argv) {
         for (std::size_t i = 0; i + 1 < v.size(); i += 2) {
           const double x = units.empty() ? (double(v[i]) - ox) / ppu : units[i];
           const double y = units.empty() ? -(double(v[i + 1]) - oy) / ppu : units[i + 1];
-          vertex.see(std::max(std::fabs(x - at[i]), std::fabs(y - at[i + 1])), k, m);
+          const double error = std::max(std::fabs(x - at[i]), std::fabs(y - at[i + 1]));
+          vertex.see(error, k, m);
+          first_vertex.see(!(error <= vertex_bound), k, m, i / 2, x, y, at[i], at[i + 1]);
           floats_total += 2;
           floats_exact += (x == at[i]) + (y == at[i + 1]);
         }
         const double core_value = original ? std::min<double>(core_opacity[m], 1.0) : core_opacity[m];
         opacity.see(std::fabs(double(in.opacity(m)) - core_value), k, m);
+        first_opacity.see(!(std::fabs(double(in.opacity(m)) - core_value) <= opacity_bound), k, m, 0, in.opacity(m), 0,
+                          core_value, 0);
         for (int c = 0; c < 3; ++c) {
           color.see(std::fabs(double(in.multiply(m)[c]) - core_multiply[4 * m + c]), k, m);
           color.see(std::fabs(double(in.screen(m)[c]) - core_screen[4 * m + c]), k, m);
@@ -196,6 +214,13 @@ int main(int argc, char** argv) {
   std::printf("  colours  %.3g%s; bound %.3g\n", color.value, where(color).c_str(), color_bound);
   std::printf("  visibility %zu, draw order %zu (of %zu shown), render order %zu poses, constant data %zu\n", visibility,
               draw_order, shown, render_order, constants);
+  if (first_vertex.seen)
+    std::printf("  first vertex past the bound: pose %zu, %s vertex %zu: p2lrt (%.9g, %.9g), the Core (%.9g, %.9g)\n",
+                first_vertex.pose, ids[first_vertex.drawable]["id"].get<std::string>().c_str(), first_vertex.vertex,
+                first_vertex.ours[0], first_vertex.ours[1], first_vertex.core[0], first_vertex.core[1]);
+  if (first_opacity.seen)
+    std::printf("  first opacity past the bound: pose %zu, %s: p2lrt %.9g, the Core %.9g\n", first_opacity.pose,
+                ids[first_opacity.drawable]["id"].get<std::string>().c_str(), first_opacity.ours[0], first_opacity.core[0]);
   std::printf("  %s\n", ok ? "PASS" : "FAIL");
   if (row)
     std::printf("| %s | %d | %zu | %.2g | %.4f%% | %.2g | %.2g | %zu | %zu | %zu | %zu | %s |\n", name.c_str(),

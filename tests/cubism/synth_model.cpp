@@ -40,6 +40,7 @@ constexpr FeatureName kFeatureNames[] = {
     {"big-angles", &Features::big_angles},     {"opacity-over-one", &Features::opacity_over_one},
     {"color-overshoot", &Features::color_overshoot}, {"constraint-extremes", &Features::constraint_extremes},
     {"decimals", &Features::decimals},         {"blend-everything", &Features::blend_everything},
+    {"eps-exact", &Features::eps_exact},
 };
 // clang-format on
 
@@ -256,6 +257,7 @@ class Generator {
         if (p.sets.empty() || p.sets[0].keys != k.keys) p.sets.push_back(std::move(k));
       }
       if (f_.decimals) decimal_places(p);
+      if (f_.eps_exact) eps_exact(p);
       m_.params.push_back(std::move(p));
     }
     normal_params_ = normal;
@@ -289,8 +291,8 @@ class Generator {
   // rounding of key - eps decides), a close pair of keys is added, and the default lands
   // near a key.
   static constexpr std::uint32_t kPlaces[] = {1, 2, 4, 5, 1, 2, 4, 5, 3};
+  static constexpr float kEpsilon[] = {1, 0.1f, 0.01f, 0.001f, 0.0001f, 0.00001f};
   void decimal_places(Param& p) {
-    static constexpr float kEpsilon[] = {1, 0.1f, 0.01f, 0.001f, 0.0001f, 0.00001f};
     static constexpr float kInside[] = {0.25f, 0.6f, 0.95f, 1.0f};         // of eps
     static constexpr float kGap[] = {0.4f, 0.9f, 1.2f, 1.45f, 1.5f, 2.5f};  // of eps
     static constexpr float kOff[] = {0.0f, 0.3f, -0.6f, 0.9f, -1.0f, 1.1f};  // of eps
@@ -307,6 +309,20 @@ class Generator {
     if (p.sets.size() > 1 && p.sets[1].keys == keys) p.sets.pop_back();
     const float key = keys[static_cast<std::size_t>(rng_.below(static_cast<int>(keys.size())))];
     p.def = std::clamp(key + kOff[rng_.below(static_cast<int>(std::size(kOff)))] * eps, p.min, p.max);
+  }
+
+  // Features::eps_exact: with 0 in the range, a key at 0 and the default exactly epsilon below
+  // it (above it when 0 is the minimum), which is no snapping distance: the Core interpolates
+  // (a third-party model's default -0.001 beside its key 0 at 3 decimals showed it).
+  void eps_exact(Param& p) {
+    if (!(p.min <= 0.0f && 0.0f < p.max) || p.decimals > 5) return;
+    std::vector<float>& keys = p.sets[0].keys;
+    if (std::find(keys.begin(), keys.end(), 0.0f) == keys.end()) {
+      keys.push_back(0.0f);
+      std::sort(keys.begin(), keys.end());
+    }
+    const float eps = kEpsilon[p.decimals];
+    p.def = p.min < 0.0f ? -eps : eps;
   }
 
   // 0..max_axes axes on distinct normal parameters, each with one of the parameter's key sets.
@@ -1688,6 +1704,7 @@ bool Features::set(std::string_view name) {
   if (name == "all" || name == "none") {
     const bool on = name == "all";
     for (const auto& f : kFeatureNames) this->*f.flag = on;
+    eps_exact = false;  // see Features::eps_exact
     return true;
   }
   if (name == "full-keys") {

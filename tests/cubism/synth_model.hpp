@@ -90,6 +90,9 @@ struct Features {
   bool blend_everything = false;  // version 5: blend shapes on every kind (warps under rotations,
                                   // rotations under warps, meshes, parts, glue), two or three on
                                   // one object, on keys [0, 1] (base 0) and [-1, 0, 1] (base 1)
+  bool eps_exact = false;         // a key at 0 and the default exactly 10^-d beside it, so that
+                                  // value - key is exactly +-epsilon (not in "all": it came
+                                  // after the fixtures "all" made)
 
   // Applies "NAME" (on) or "no-NAME" (off); "default" (the values above), "all", "none",
   // "full-keys" (= no-partial-keys).
