@@ -34,8 +34,15 @@ if ! command -v apt-get > /dev/null || ! command -v dpkg-deb > /dev/null; then
 fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-if ! (cd "$work" && apt-get download "emscripten=$VERSION" > "$work/apt.log" 2>&1); then
-  echo "fetch_musl_math: apt-get could not download emscripten $VERSION (run apt-get update?):" >&2
+download() { (cd "$work" && apt-get download "emscripten=$VERSION" > "$work/apt.log" 2>&1); }
+# A fresh machine may not have read the package lists yet: read them once and try again.
+update() {
+  local sudo=""
+  [[ $(id -u) -ne 0 ]] && sudo="sudo"
+  $sudo apt-get update -qq > /dev/null 2>&1
+}
+if ! download && ! { update && download; }; then
+  echo "fetch_musl_math: apt-get could not download emscripten $VERSION:" >&2
   tail -3 "$work/apt.log" >&2
   exit 3
 fi

@@ -6,7 +6,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
-cmake -S . -B build-test -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DP2L_SANITIZE=ON -DP2L_TESTS=ON -DP2L_BENCH=ON >/dev/null
+# musl's float trigonometry (Debian's emscripten package, into the cache outside the
+# repository): evaluation under Cubism's rules computes sinf, cosf and atan2f as the Core does.
+musl_math=$(scripts/fetch_musl_math.sh)
+cmake -S . -B build-test -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DP2L_SANITIZE=ON -DP2L_TESTS=ON -DP2L_BENCH=ON -DP2L_MUSL_MATH="$musl_math" >/dev/null
 cmake --build build-test
 # The official Cubism Core and its Haru model, from npm into a cache outside the repository,
 # for the Cubism tests (they skip, saying so, when it cannot be fetched).

@@ -47,10 +47,13 @@ if [[ ! -f "$GLIBC_LIBM/math_errf.c" ]]; then
   rm -rf "$GLIBC_LIBM" && mv "$GLIBC_LIBM.tmp" "$GLIBC_LIBM"
 fi
 
+# musl's float trigonometry, for evaluation under Cubism's rules (web/CMakeLists.txt).
+MUSL_MATH=$(scripts/fetch_musl_math.sh)
+
 GENERATOR=()
 command -v ninja > /dev/null && GENERATOR=(-G Ninja)
 cmake -S web -B build-wasm "${GENERATOR[@]}" -DCMAKE_TOOLCHAIN_FILE="$PWD/cmake/wasi-clang.cmake" \
-  -DCMAKE_BUILD_TYPE=MinSizeRel -DP2L_DECODERS="$(dirname "$ZSTD")" -DP2L_GLIBC_LIBM="$GLIBC_LIBM" > /dev/null
+  -DCMAKE_BUILD_TYPE=MinSizeRel -DP2L_DECODERS="$(dirname "$ZSTD")" -DP2L_GLIBC_LIBM="$GLIBC_LIBM" -DP2L_MUSL_MATH="$MUSL_MATH" > /dev/null
 cmake --build build-wasm -j 2
 
 # p2l.wasm is the runtime without the software renderer (browsers draw with WebGL);
@@ -66,7 +69,7 @@ for wasm in build-wasm/p2l.wasm build-wasm/p2l-render.wasm; do
 done
 wasm=build-wasm/p2l.wasm
 # The budget for the browser's module, both decoders in (docs/WEB.md says what it took).
-budget=250000
+budget=310000
 if (( $(stat -c %s "$wasm") > budget )); then
   echo "wasm: $wasm is over its budget of $budget bytes" >&2
   [[ "${1:-}" == "--test" ]] && exit 1

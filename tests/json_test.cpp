@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <bit>
+#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
@@ -13,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "base/shortest_decimal.hpp"
 #include "full_rig.hpp"
 #include "p2l/format.hpp"
 #include "p2l/json.hpp"
@@ -382,3 +384,22 @@ TEST(JsonDocs, ExampleParsesAndValidates) {
 }
 
 }  // namespace
+
+// p2l::shortest_decimal_double (how motion times are read, on every platform) gives the double
+// std::from_chars reads from the float's shortest decimal, across magnitudes 1e-14..1e22.
+TEST(ShortestDecimal, IsTheDoubleOfTheShortestDecimal) {
+  std::mt19937 random(20);
+  std::uniform_real_distribution<float> exponent(-14.0f, 22.0f), mantissa(1.0f, 10.0f);
+  std::vector<float> values = {3.1f, 0.1f, 1.0f / 3.0f, 0.0f, -2.5f, 16777216.0f, 1e-14f, 9.9e21f};
+  for (int i = 0; i < 200000; ++i)
+    values.push_back((i % 2 ? -1.0f : 1.0f) * mantissa(random) * std::pow(10.0f, std::floor(exponent(random))));
+  for (float f : values) {
+    char text[32];
+    const char* end = std::to_chars(text, text + sizeof text, f).ptr;
+    double expected = 0;
+    std::from_chars(text, end, expected);
+    ASSERT_EQ(std::bit_cast<std::uint64_t>(p2l::shortest_decimal_double(f)), std::bit_cast<std::uint64_t>(expected))
+        << std::string(text, static_cast<std::size_t>(end - text));
+  }
+  EXPECT_EQ(p2l::shortest_decimal_double(3.1f), 3.1);  // not 3.0999999046325684
+}

@@ -5,9 +5,10 @@
 #include "anim/curve.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <numbers>
+
+#include "base/shortest_decimal.hpp"
 
 namespace p2l::anim {
 namespace {
@@ -38,11 +39,7 @@ double quadratic_root(double b, double c, double d) {
 // same float), so a time a hair before 3.1 is before it, as in Cubism.
 bool ends_after(float point, double time) {
   if (static_cast<float>(time) != point) return point > time;
-  char text[32];
-  const auto written = std::to_chars(text, text + sizeof text, point);
-  double decimal = point;
-  std::from_chars(text, written.ptr, decimal);
-  return decimal > time;
+  return shortest_decimal_double(point) > time;
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 // Everything is in moc space: model units, y down, the root at the canvas origin.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 namespace p2l::eval {
