@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cmath>
+#include <cstdint>
 
 #if defined(P2L_HAVE_MUSL_MATH)
 extern "C" {
@@ -29,5 +30,13 @@ inline float sin(float x) { return std::sin(x); }
 inline float cos(float x) { return std::cos(x); }
 inline float atan2(float y, float x) { return std::atan2(y, x); }
 #endif
+
+// A parameter's epsilon for its decimal places, as the Core computes it: powf(0.1f, decimals),
+// 0.1 rounded to float first (1e-4 is then 1.00000005e-4, not 10^-4 rounded once,
+// 0.99999997e-4; they part at 2, 4 and 5 places). The double power of that float, rounded
+// once, equals powf's result at 0 to 12 places (measured against exact arithmetic).
+inline float epsilon(std::uint32_t decimals) {
+  return static_cast<float>(std::pow(static_cast<double>(0.1f), static_cast<double>(decimals)));
+}
 
 }  // namespace p2l::cubism_math

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "base/cubism_math.hpp"
 #include "base/keyed_sort.hpp"
 #include "base/sized.hpp"
 #include "eval/blend.hpp"
@@ -346,8 +347,10 @@ void evaluate_meshes(const Rig& rig, const ModelPlan& plan, const CubismWeigher&
   }
 }
 
-// Glue moves vertex pairs after every deformation. Its intensity keys do not snap (unlike
-// every other lookup); a glue outside its keys keeps the intensity it last had inside them.
+// Glue moves vertex pairs after every deformation. Its intensity is looked up as every other
+// property is (the Core has one lookup; a glue lookup without snapping, measured before, was
+// the epsilon rounded the wrong way showing through); a glue outside its keys keeps the
+// intensity it last had inside them.
 // A glue whose mesh is hidden pulls toward (and moves) that mesh's last vertices; the Core's
 // buffers then hold something else again, which p2lrt does not reproduce
 // (tests/cubism/fixtures/KNOWN.txt, v5-glue-stale; the importer reports such glue).
@@ -355,9 +358,7 @@ void apply_glue(const Rig& rig, const ModelPlan& plan, const CubismWeigher& weig
   CubismState& c = s.cubism;
   for (std::size_t gi = 0; gi < rig.glues.size(); ++gi) {
     const Glue& g = rig.glues[gi];
-    CubismWeigher unsnapped = weigh;
-    unsnapped.snap = false;
-    Properties props(unsnapped, {});
+    Properties props(weigh, {});
     float intensity = props.scalar(plan.glues[gi].channels, ChannelType::GlueIntensity, g.intensity, false);
     props.visit(plan.glues[gi].channels);
     if (!props.outside()) {
@@ -471,8 +472,7 @@ float cubism_normalize(const Parameter& p, float value) {
 void plan_cubism(const Rig& rig, ModelPlan& p) {
   CubismPlan& c = p.cubism_plan;
   sized(c.epsilon, rig.parameters.size());
-  for (std::size_t i = 0; i < rig.parameters.size(); ++i)
-    c.epsilon[i] = static_cast<float>(std::pow(0.1, static_cast<double>(rig.parameters[i].decimals)));
+  for (std::size_t i = 0; i < rig.parameters.size(); ++i) c.epsilon[i] = cubism_math::epsilon(rig.parameters[i].decimals);
   // Parts after their parents: a walk down from each root (validation leaves at most one
   // parent per part; a part listed under two parents keeps the last, as the plan does).
   std::vector<std::uint8_t> placed(rig.parts.size(), 0);
@@ -521,20 +521,30 @@ void init_cubism_state(const Rig& rig, const ModelPlan& p, InstanceState& s) {
   sized(c.draw_orders, meshes);
 }
 
-void evaluate_cubism(const Model& model, InstanceState& s) {
+void evaluate_cubism(const Model& model, InstanceState& s, StageMark mark) {
   const Rig& rig = model.rig();
   const ModelPlan& plan = model.plan();
+  auto done = [&](std::size_t stage) {
+    if (mark.call) mark.call(mark.context, stage);
+  };
   for (std::size_t i = 0; i < rig.parameters.size(); ++i) s.normalized[i] = cubism_normalize(rig.parameters[i], s.current[i]);
   s.weight_cache.invalidate();
   s.tracking = false;
   s.evaluated_valid = false;
   const CubismWeigher weigh{s.normalized.data(), plan.cubism_plan.epsilon.data(), s.cells.data(), &s.weight_cache};
+  done(0);
   evaluate_parts(rig, plan, weigh, s);
+  done(1);
   evaluate_deformers(rig, plan, weigh, s);
+  done(2);
   evaluate_meshes(rig, plan, weigh, s);
+  done(3);
   apply_glue(rig, plan, weigh, s);
+  done(4);
   write_output(rig, plan, s);
+  done(5);
   build_render_order(rig, plan, s);
+  done(6);
 }
 
 }  // namespace p2l::eval

@@ -18,7 +18,14 @@ void plan_cubism(const Rig& rig, ModelPlan& p);
 void init_cubism_state(const Rig& rig, const ModelPlan& p, InstanceState& s);
 // Evaluates s.current into s's outputs (vertices in canvas pixels, opacities, colours, draw
 // and render orders) and the Core's own outputs in s.cubism.
-void evaluate_cubism(const Model& model, InstanceState& s);
+// [mark], when given, is called with its context after each stage (parameters, parts,
+// deformers, meshes, glue, output, render order: kCubismStages), for the stage benchmark.
+inline constexpr std::size_t kCubismStages = 7;
+struct StageMark {
+  void (*call)(void* context, std::size_t stage) = nullptr;
+  void* context = nullptr;
+};
+void evaluate_cubism(const Model& model, InstanceState& s, StageMark mark = {});
 
 // A parameter's value as the Core evaluates it: wrapped into [min, max) when it repeats, else
 // clamped; a value that is not a number takes the default.

@@ -30,34 +30,18 @@ Span span_snapped(std::span<const float> keys, float value) {
 CubismSpan span_cubism(std::span<const float> keys, float value, float epsilon) {
   const std::size_t n = keys.size();
   if (n == 0) return {};
-  // Distances from the keys, as the Core measures them (key - epsilon rounds differently).
-  if (n == 1) return {0, 0.0f, !(std::fabs(value - keys[0]) < epsilon)};
-  if (!(value - keys[0] >= -epsilon)) return {0, 0.0f, true};  // NaN too
-  if (value - keys[0] < epsilon) return {0, 0.0f, false};
-  const float close = 1.5f * epsilon;
-  for (std::size_t i = 1; i < n; ++i) {
-    if (value - keys[i] <= -epsilon) {
-      const float gap = keys[i] - keys[i - 1];
-      return {static_cast<std::uint32_t>(i - 1), gap < close ? 0.0f : (value - keys[i - 1]) / gap, false};
-    }
-    if (value - keys[i] < epsilon) return {static_cast<std::uint32_t>(i), 0.0f, false};
-  }
-  return {static_cast<std::uint32_t>(n - 1), 0.0f, true};
-}
-
-CubismSpan span_cubism_unsnapped(std::span<const float> keys, float value, float epsilon) {
-  const std::size_t n = keys.size();
-  if (n < 2) return span_cubism(keys, value, epsilon);
-  if (!(value - keys[0] >= -epsilon)) return {0, 0.0f, true};  // NaN too
-  const float close = 1.5f * epsilon;
-  auto segment = [&](std::size_t i) {  // keys i - 1 and i, t beyond [0, 1] within epsilon of them
-    const float gap = keys[i] - keys[i - 1];
-    return CubismSpan{static_cast<std::uint32_t>(i - 1), gap < close ? 0.0f : (value - keys[i - 1]) / gap, false};
-  };
-  for (std::size_t i = 1; i < n; ++i)
-    if (value - keys[i] <= -epsilon) return segment(i);
-  if (value - keys[n - 1] < epsilon) return segment(n - 1);
-  return {static_cast<std::uint32_t>(n - 1), 0.0f, true};
+  // As the Core 6.0.1 compares: the value against key - epsilon and epsilon + key, each
+  // rounded to float (not the value's distance from the key, which rounds differently).
+  if (n == 1) return {0, 0.0f, !(keys[0] - epsilon < value && value < epsilon + keys[0])};
+  if (value < keys[0] - epsilon) return {0, 0.0f, true};
+  if (value < epsilon + keys[0]) return {0, 0.0f, false};
+  // The first key i >= 1 with value < key + epsilon; none (NaN too): past the last key.
+  std::size_t i = 1;
+  while (!(value < epsilon + keys[i]))
+    if (++i == n) return {static_cast<std::uint32_t>(n - 1), 0.0f, true};
+  if (keys[i] - epsilon < value) return {static_cast<std::uint32_t>(i), 0.0f, false};
+  const float gap = keys[i] - keys[i - 1];
+  return {static_cast<std::uint32_t>(i - 1), gap < epsilon * 1.5f ? 0.0f : (value - keys[i - 1]) / gap, false};
 }
 
 void GridPlan::build(const std::vector<Axis>& axes, const std::vector<std::uint16_t>& coords, std::size_t cells) {
@@ -206,11 +190,11 @@ std::size_t GridPlan::weights(const float* values, CellWeight* out) const {
 // The corners come in the same order and with the same float products as weights(), which
 // are the Core's (a corner of weight 0, which only an underflow could give, adds nothing
 // either way).
-std::size_t GridPlan::cubism_weights(const float* values, const float* epsilon, CellWeight* out, bool snap) const {
+std::size_t GridPlan::cubism_weights(const float* values, const float* epsilon, CellWeight* out) const {
   return weights_by(
       [&](const AxisPlan& a) {
         const float v = values[a.parameter], e = epsilon[a.parameter];
-        const CubismSpan s = snap ? span_cubism(a.keys, v, e) : span_cubism_unsnapped(a.keys, v, e);
+        const CubismSpan s = span_cubism(a.keys, v, e);
         return AxisSpan{s.lo, s.t, s.outside};
       },
       out);

@@ -27,22 +27,19 @@ Span span_exact(std::span<const float> keys, float value);
 // With keyform snapping (kKeySnap).
 Span span_snapped(std::span<const float> keys, float value);
 
-// Cubism's lookup (docs/RUNTIME.md, "Cubism's rules"), with the parameter's epsilon
-// 0.1^decimals: within epsilon of a key the value is that key; between two keys it
-// interpolates (not when they lie closer than 1.5 epsilon); below the first key or above the
-// last by epsilon or more it is outside the keys, which hides the object. A single key
-// holds only within epsilon of it.
+// Cubism's lookup (docs/RUNTIME.md, "Cubism's rules"), as the Core 6.0.1 does it, with the
+// parameter's epsilon powf(0.1f, decimals) and every bound rounded to float: below key0 -
+// epsilon outside; below epsilon + key0 key 0; else the first key i >= 1 with value <
+// epsilon + key i (none: outside, past the last key) is the value's key if key i - epsilon
+// < value, otherwise the value lies in the segment from key i - 1 at t = (value - key i-1) /
+// (key i - key i-1), t = 0 when the keys lie closer than epsilon * 1.5f. Outside hides the
+// object. A single key holds only where key0 - epsilon < value < epsilon + key0.
 struct CubismSpan {
   std::uint32_t lo = 0;
   float t = 0;  // toward key lo + 1; 0 on a key
   bool outside = false;
 };
 CubismSpan span_cubism(std::span<const float> keys, float value, float epsilon);
-// The Core's lookup for glue intensities: outside the same way, but never snapped: the
-// segment is the first whose upper key lies more than epsilon above the value (the last
-// within epsilon of the last key), interpolated, or extrapolated a little, across it (not
-// when its keys lie closer than 1.5 epsilon). Measured: v5-decimals, bit for bit.
-CubismSpan span_cubism_unsnapped(std::span<const float> keys, float value, float epsilon);
 
 struct CellWeight {
   std::uint32_t cell;
@@ -76,8 +73,7 @@ class GridPlan {
   // corner order; the first is the corner at every lower key. kOutside when a value lies
   // outside its axis' keys.
   static constexpr std::size_t kOutside = static_cast<std::size_t>(-1);
-  // Without [snap], span_cubism_unsnapped (glue intensities).
-  std::size_t cubism_weights(const float* values, const float* epsilon, CellWeight* out, bool snap = true) const;
+  std::size_t cubism_weights(const float* values, const float* epsilon, CellWeight* out) const;
 
   // Grids that give the same weights at every pose (the same axes, keys and cell numbering:
   // a mesh's keyforms and its opacity and draw-order channels, as Cubism keys them, or

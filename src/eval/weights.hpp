@@ -58,14 +58,8 @@ struct CubismWeigher {
   const float* epsilon;
   CellWeight* scratch;
   WeightCache* cache = nullptr;
-  bool snap = true;  // false: span_cubism_unsnapped (glue), never cached
 
   std::span<const CellWeight> operator()(const GridPlan& grid, bool& outside) const {
-    if (!snap) {
-      const std::size_t n = grid.cubism_weights(values, epsilon, scratch, false);
-      outside |= n == GridPlan::kOutside;
-      return n == GridPlan::kOutside ? std::span<const CellWeight>{} : std::span<const CellWeight>{scratch, n};
-    }
     if (cache && grid.slot() != GridPlan::kNoSlot) {
       bool out = false;
       const auto w = cache->get(grid, values, out);

@@ -8,6 +8,7 @@
 #include <bit>
 #include <cmath>
 
+#include "base/cubism_math.hpp"
 #include "import/moc3_context.hpp"
 
 namespace p2l::moc3 {
@@ -305,8 +306,8 @@ class CubismBuilder {
         const std::span<const float> keys = a.keys.span();
         if (keys.empty()) continue;
         const p2l::Parameter& p = rig_.parameters[a.parameter];
-        const float e = static_cast<float>(std::pow(0.1, double(p.decimals)));
-        if (p.min - keys.front() < -e || p.max - keys.back() >= e)
+        const float e = cubism_math::epsilon(p.decimals);  // the Core's comparisons (span_cubism)
+        if (p.min < keys.front() - e || !(p.max < e + keys.back()))
           return "where " + p.id + " lies outside its keys [" + std::to_string(keys.front()) + ", " +
                  std::to_string(keys.back()) + "]";
       }

@@ -24,6 +24,7 @@
 #include <cmath>
 #include <map>
 
+#include "base/cubism_math.hpp"
 #include "import/moc3_context.hpp"
 
 namespace p2l::moc3 {
@@ -49,7 +50,7 @@ void narrow_parts(const Context& c, std::int32_t part, Ranges& r) {
 bool add_steps(const Context& c, const Ranges& ranges, std::vector<KeyedTable>& out) {
   for (const auto& [p, range] : ranges) {
     const auto& q = c.o.parameters[p];
-    const float eps = static_cast<float>(std::pow(0.1, std::min<std::uint32_t>(q.decimals, 30)));
+    const float eps = cubism_math::epsilon(std::min<std::uint32_t>(q.decimals, 30));
     const auto [low, high] = range;
     if (!(low - eps < high + eps)) return false;
     // Far from zero a float cannot step by 2ε (the file allows values up to 1e12): no step

@@ -311,18 +311,23 @@ class Generator {
     p.def = std::clamp(key + kOff[rng_.below(static_cast<int>(std::size(kOff)))] * eps, p.min, p.max);
   }
 
-  // Features::eps_exact: with 0 in the range, a key at 0 and the default exactly epsilon below
-  // it (above it when 0 is the minimum), which is no snapping distance: the Core interpolates
-  // (a third-party model's default -0.001 beside its key 0 at 3 decimals showed it).
+  // Features::eps_exact: decimals 2, 4 or 5 (where the Core's epsilon powf(0.1f, d) is not
+  // 10^-d rounded to float once: 1e-4f lies a hair inside it) and key 0 the first key of the
+  // parameter's first key set, with the default where the two epsilons part: the Core's
+  // epsilon below 0 (the Core: key 0; below key - epsilon with the other: outside), or the
+  // once-rounded 10^-d above it when 0 is the minimum (the Core: key 0; the other: past the
+  // snapping distance). A third-party model's default -0.001 beside its key 0 at 3 decimals
+  // showed that the boundaries matter.
   void eps_exact(Param& p) {
-    if (!(p.min <= 0.0f && 0.0f < p.max) || p.decimals > 5) return;
+    if (!(p.min <= 0.0f && 0.0f < p.max)) return;
+    static constexpr std::uint32_t kParting[] = {2, 4, 5};
+    p.decimals = kParting[rng_.below(3)];
     std::vector<float>& keys = p.sets[0].keys;
-    if (std::find(keys.begin(), keys.end(), 0.0f) == keys.end()) {
-      keys.push_back(0.0f);
-      std::sort(keys.begin(), keys.end());
-    }
-    const float eps = kEpsilon[p.decimals];
-    p.def = p.min < 0.0f ? -eps : eps;
+    std::erase_if(keys, [](float k) { return k < 0.0f; });
+    if (std::find(keys.begin(), keys.end(), 0.0f) == keys.end()) keys.insert(keys.begin(), 0.0f);
+    if (keys.size() < 2) keys.push_back(p.max);
+    const float core = static_cast<float>(std::pow(static_cast<double>(0.1f), static_cast<double>(p.decimals)));
+    p.def = p.min < 0.0f ? -core : kEpsilon[p.decimals];
   }
 
   // 0..max_axes axes on distinct normal parameters, each with one of the parameter's key sets.
