@@ -5,8 +5,8 @@
 # Debian's glibc-source into the cache outside the repository and checks them, builds, and
 # reports the modules' sizes. With --test it then checks p2l.wasm in node: its size against the
 # budget, web/p2l.js on the example character, and the module against the native build -
-# random rigs (tests/wasm/make_wasm_cases.cpp) bit for bit, the original's vectors accepted or
-# refused. P2L_NATIVE_BUILD names a native build directory to use (else build-wasm-cases/).
+# random rigs and the Cubism fixtures imported (tests/wasm/make_wasm_cases.cpp) bit for bit,
+# the original's vectors accepted or refused. P2L_NATIVE_BUILD names a native build directory to use (else build-wasm-cases/).
 #   scripts/wasm.sh [--test [COUNT]]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -86,7 +86,7 @@ if [[ "${1:-}" == "--test" ]]; then
   fi
   cmake --build "$native" --target p2l_make_wasm_cases -j 2
   rm -rf build-wasm/cases
-  "$native"/tests/p2l_make_wasm_cases build-wasm/cases "$count"
+  "$native"/tests/p2l_make_wasm_cases build-wasm/cases "$count" tests/cubism/fixtures
   vectors=../shared/vectors/original
   [[ -d "$vectors" ]] || vectors=""
   status=0

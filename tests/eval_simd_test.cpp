@@ -9,6 +9,7 @@
 #include <random>
 #include <vector>
 
+#include "eval/cubism_frames.hpp"
 #include "eval/frames.hpp"
 #include "eval/frames_simd.hpp"
 
@@ -153,3 +154,41 @@ TEST(EvalSimd, TheDispatchedWarpIsTheScalarWarp) {
 }
 
 }  // namespace
+
+// Under Cubism's rules: cubism_map_points (four points at a time through the vector extension)
+// against cubism_map_warp point by point, on the same lattices and points.
+TEST(EvalSimd, TheCubismWarpOfFourPointsIsTheCubismWarpOfEach) {
+  std::mt19937 rng(20261202);
+  std::size_t compared = 0;
+  for (int round = 0; round < 400; ++round) {
+    const Lattice l = random_lattice(rng, round % 3 == 0);
+    p2l::eval::CubismFrame f;
+    f.columns = l.frame.columns;
+    f.rows = l.frame.rows;
+    f.bilinear = l.frame.bilinear;
+    f.points = l.points.data();
+    p2l::eval::cubism_finish_warp(f);
+    const std::size_t count = std::uniform_int_distribution<std::size_t>(0, 41)(rng);
+    std::vector<float> given;
+    for (std::size_t i = 0; i < count; ++i) {
+      // Mostly inside, so that most groups of four take the vector path.
+      const bool inside = i % 4 != 3;
+      given.push_back(inside ? std::uniform_real_distribution<float>(0.0f, 1.0f)(rng) : random_coordinate(rng, f.columns));
+      given.push_back(inside ? std::uniform_real_distribution<float>(0.0f, 1.0f)(rng) : random_coordinate(rng, f.rows));
+      if (i % 5 == 0) given[given.size() - 1] = 1.0f - given[given.size() - 2];  // on a diagonal
+    }
+    std::vector<float> want = given, got = given;
+    for (std::size_t j = 0; j + 1 < want.size(); j += 2) p2l::eval::cubism_map_warp(f, want[j], want[j + 1], want[j], want[j + 1]);
+    p2l::eval::cubism_map_points(f, got.data(), got.size());
+    for (std::size_t i = 0; i < given.size(); ++i) {
+      std::uint32_t a, b;
+      std::memcpy(&a, &want[i], 4);
+      std::memcpy(&b, &got[i], 4);
+      ASSERT_EQ(a, b) << "round " << round << ", coordinate " << i << " (point " << given[i & ~std::size_t{1}] << ", "
+                      << given[i | 1] << ") on a " << f.columns << "x" << f.rows << (f.bilinear ? " bilinear" : " split")
+                      << " lattice: one by one " << want[i] << ", four at a time " << got[i];
+      ++compared;
+    }
+  }
+  EXPECT_GT(compared, 10000u);
+}

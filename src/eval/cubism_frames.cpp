@@ -132,9 +132,76 @@ void cubism_map_warp(const CubismFrame& f, float u, float v, float& x, float& y)
   }
 }
 
+namespace {
+
+// Four points at a time through a warp's cells, with the compilers' vector extension (SSE on
+// x86-64, WebAssembly SIMD with -msimd128, plain code elsewhere): each lane makes the float
+// operations cubism_map_warp makes for one point, in its order, so the bits are the same; the
+// triangle is chosen by a mask instead of a branch the processor cannot predict. A group with
+// a point outside the unit square (a few percent) goes point by point.
+using F4 = float __attribute__((vector_size(16)));
+using I4 = std::int32_t __attribute__((vector_size(16)));
+
+[[gnu::always_inline]] inline F4 select(I4 mask, F4 a, F4 b) { return (F4)(((I4)a & mask) | ((I4)b & ~mask)); }
+[[gnu::always_inline]] inline I4 select(I4 mask, I4 a, I4 b) { return (a & mask) | (b & ~mask); }
+
+// cell_of for four coordinates in [0, 1).
+[[gnu::always_inline]] inline void cells_of(F4 w, std::uint32_t n, I4& cell, F4& frac) {
+  const F4 g = w * static_cast<float>(n);
+  const I4 last = I4{} + static_cast<std::int32_t>(n - 1);
+  cell = __builtin_convertvector(g, I4);
+  cell = select(cell > last, last, cell);
+  frac = g - __builtin_convertvector(cell, F4);
+}
+
+std::size_t map_warp_inside4(const CubismFrame& f, float* xy, std::size_t n) {
+  const std::int32_t stride = static_cast<std::int32_t>(f.columns + 1);
+  const float* pts = f.points;
+  std::size_t j = 0;
+  for (; j + 8 <= n; j += 8) {
+    const F4 u = {xy[j], xy[j + 2], xy[j + 4], xy[j + 6]}, v = {xy[j + 1], xy[j + 3], xy[j + 5], xy[j + 7]};
+    const I4 in = (u >= 0.0f) & (u < 1.0f) & (v >= 0.0f) & (v < 1.0f);
+    if (!(in[0] & in[1] & in[2] & in[3])) {
+      for (std::size_t k = j; k < j + 8; k += 2) cubism_map_warp(f, xy[k], xy[k + 1], xy[k], xy[k + 1]);
+      continue;
+    }
+    I4 cu, cv;
+    F4 fu, fv;
+    cells_of(u, f.columns, cu, fu);
+    cells_of(v, f.rows, cv, fv);
+    const I4 at = (cv * stride + cu) * 2;
+    F4 x00, y00, x10, y10, x01, y01, x11, y11;
+    for (int k = 0; k < 4; ++k) {
+      const float* p = pts + at[k];
+      const float* q = p + stride * 2;
+      x00[k] = p[0], y00[k] = p[1], x10[k] = p[2], y10[k] = p[3];
+      x01[k] = q[0], y01[k] = q[1], x11[k] = q[2], y11[k] = q[3];
+    }
+    F4 x, y;
+    if (f.bilinear) {
+      const F4 a = 1.0f - fu, b = 1.0f - fv;
+      x = x00 * a * b + x10 * fu * b + x01 * a * fv + x11 * fu * fv;
+      y = y00 * a * b + y10 * fu * b + y01 * a * fv + y11 * fu * fv;
+    } else {
+      const F4 w0 = 1.0f - fu - fv;
+      const F4 a = 1.0f - fu, b = 1.0f - fv, w1 = fv - a;
+      const I4 lower = (fu + fv) <= 1.0f;
+      x = select(lower, x00 * w0 + x10 * fu + x01 * fv, x11 * w1 + x01 * a + x10 * b);
+      y = select(lower, y00 * w0 + y10 * fu + y01 * fv, y11 * w1 + y01 * a + y10 * b);
+    }
+    for (int k = 0; k < 4; ++k) {
+      xy[j + 2 * static_cast<std::size_t>(k)] = x[k];
+      xy[j + 2 * static_cast<std::size_t>(k) + 1] = y[k];
+    }
+  }
+  return j;
+}
+
+}  // namespace
+
 void cubism_map_points(const CubismFrame& f, float* xy, std::size_t n) {
   if (f.warp) {
-    for (std::size_t j = 0; j + 1 < n; j += 2) cubism_map_warp(f, xy[j], xy[j + 1], xy[j], xy[j + 1]);
+    for (std::size_t j = map_warp_inside4(f, xy, n); j + 1 < n; j += 2) cubism_map_warp(f, xy[j], xy[j + 1], xy[j], xy[j + 1]);
   } else {
     for (std::size_t j = 0; j + 1 < n; j += 2) cubism_map_rotation(f, xy[j], xy[j + 1], xy[j], xy[j + 1]);
   }

@@ -2,17 +2,21 @@
 // random rigs (every kind of content, extension chunks included) as .p2lrt files, and next to
 // each what the native C API gives for it - poses set with p2l_set_parameter, evaluated in
 // Cubism mode and with every advanced feature on, then a few p2l_update steps - with every
-// float printed so that it reads back to the same bits.
-//   p2l_make_wasm_cases OUT_DIR [COUNT]
+// float printed so that it reads back to the same bits. With a folder of Cubism fixtures
+// (tests/cubism/fixtures, LIST.txt), each fixture's moc3 too, imported under Cubism's rules
+// (musl's trigonometry, four-point warps and all), as cases cubism-NAME.
+//   p2l_make_wasm_cases OUT_DIR [COUNT] [CUBISM_FIXTURES_DIR]
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
 #include "p2l/format.hpp"
+#include "p2l/import.hpp"
 #include "p2l/p2l.h"
 #include "random_rig.hpp"
 
@@ -52,11 +56,62 @@ void put_state(std::ofstream& out, const P2lRig* rig) {
   out << "]}";
 }
 
+// Writes STEM.p2lrt and STEM.json (the native results) for one file.
+bool write_case(const std::filesystem::path& dir, const std::string& stem, const std::vector<std::uint8_t>& bytes, std::uint64_t seed) {
+  std::ofstream(dir / (stem + ".p2lrt"), std::ios::binary)
+      .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  char error[256];
+  P2lRig* rig = p2l_rig_load(bytes.data(), bytes.size(), error, sizeof error);
+  if (!rig) {
+    std::fprintf(stderr, "%s does not load: %s\n", stem.c_str(), error);
+    return false;
+  }
+  const std::uint32_t parameters = p2l_parameter_count(rig);
+  p2l_test::SplitMix64 random(seed * 7919);
+  std::ofstream out(dir / (stem + ".json"));
+  out << "{\"available\":" << p2l_advanced_available(rig) << ",\"runs\":[";
+  bool first = true;
+  // Cubism mode, each feature the file carries alone, then all of them: a difference then
+  // names the feature it comes from.
+  const std::uint32_t available = p2l_advanced_available(rig);
+  std::vector<std::uint32_t> modes;
+  for (const std::uint32_t bits : {0u, 1u, 2u, 4u, 12u, 15u})
+    if (std::find(modes.begin(), modes.end(), bits & available) == modes.end()) modes.push_back(bits & available);
+  for (const std::uint32_t advanced : modes) {
+    p2l_set_advanced(rig, advanced);
+    for (int k = 0; k < 4; ++k) {
+      // A pose within and beyond each range, then an evaluation and two updates.
+      std::vector<float> pose(parameters);
+      for (std::uint32_t p = 0; p < parameters; ++p) {
+        float lo = 0, hi = 0, def = 0;
+        p2l_parameter_range(rig, p, &lo, &hi, &def);
+        const double u = static_cast<double>(random.next() >> 11) / 9007199254740992.0;
+        pose[p] = static_cast<float>(lo - 0.2 * (hi - lo) + u * 1.4 * (hi - lo));
+        p2l_set_parameter(rig, p, pose[p]);
+      }
+      p2l_evaluate(rig);
+      out << (first ? "" : ",") << "{\"advanced\":" << advanced << ",\"pose\":";
+      first = false;
+      put_floats(out, pose.data(), pose.size());
+      out << ",\"evaluate\":";
+      put_state(out, rig);
+      p2l_update(rig, 1.0f / 60.0f);
+      p2l_update(rig, 1.0f / 30.0f);
+      out << ",\"update\":";
+      put_state(out, rig);
+      out << "}";
+    }
+  }
+  out << "]}\n";
+  p2l_rig_free(rig);
+  return true;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: p2l_make_wasm_cases OUT_DIR [COUNT]\n");
+    std::fprintf(stderr, "usage: p2l_make_wasm_cases OUT_DIR [COUNT] [CUBISM_FIXTURES_DIR]\n");
     return 2;
   }
   const std::filesystem::path dir = argv[1];
@@ -71,54 +126,32 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "seed %d does not write: %s\n", seed, written.error.to_string().c_str());
       return 1;
     }
-    const std::string stem = "rig-" + std::to_string(seed);
-    std::ofstream(dir / (stem + ".p2lrt"), std::ios::binary)
-        .write(reinterpret_cast<const char*>(written.bytes.data()), static_cast<std::streamsize>(written.bytes.size()));
-    char error[256];
-    P2lRig* rig = p2l_rig_load(written.bytes.data(), written.bytes.size(), error, sizeof error);
-    if (!rig) {
-      std::fprintf(stderr, "seed %d does not load: %s\n", seed, error);
+    if (!write_case(dir, "rig-" + std::to_string(seed), written.bytes, static_cast<std::uint64_t>(seed))) return 1;
+  }
+  int cubism = 0;
+  if (argc > 3) {
+    const std::filesystem::path fixtures = argv[3];
+    std::ifstream list(fixtures / "LIST.txt");
+    if (!list) {
+      std::fprintf(stderr, "%s/LIST.txt cannot be read\n", fixtures.c_str());
       return 1;
     }
-    const std::uint32_t parameters = p2l_parameter_count(rig);
-    p2l_test::SplitMix64 random(static_cast<std::uint64_t>(seed) * 7919);
-    std::ofstream out(dir / (stem + ".json"));
-    out << "{\"available\":" << p2l_advanced_available(rig) << ",\"runs\":[";
-    bool first = true;
-    // Cubism mode, each feature the file carries alone, then all of them: a difference then
-    // names the feature it comes from.
-    const std::uint32_t available = p2l_advanced_available(rig);
-    std::vector<std::uint32_t> modes;
-    for (const std::uint32_t bits : {0u, 1u, 2u, 4u, 12u, 15u})
-      if (std::find(modes.begin(), modes.end(), bits & available) == modes.end()) modes.push_back(bits & available);
-    for (const std::uint32_t advanced : modes) {
-      p2l_set_advanced(rig, advanced);
-      for (int k = 0; k < 4; ++k) {
-        // A pose within and beyond each range, then an evaluation and two updates.
-        std::vector<float> pose(parameters);
-        for (std::uint32_t p = 0; p < parameters; ++p) {
-          float lo = 0, hi = 0, def = 0;
-          p2l_parameter_range(rig, p, &lo, &hi, &def);
-          const double u = static_cast<double>(random.next() >> 11) / 9007199254740992.0;
-          pose[p] = static_cast<float>(lo - 0.2 * (hi - lo) + u * 1.4 * (hi - lo));
-          p2l_set_parameter(rig, p, pose[p]);
-        }
-        p2l_evaluate(rig);
-        out << (first ? "" : ",") << "{\"advanced\":" << advanced << ",\"pose\":";
-        first = false;
-        put_floats(out, pose.data(), pose.size());
-        out << ",\"evaluate\":";
-        put_state(out, rig);
-        p2l_update(rig, 1.0f / 60.0f);
-        p2l_update(rig, 1.0f / 30.0f);
-        out << ",\"update\":";
-        put_state(out, rig);
-        out << "}";
+    std::string line;
+    while (std::getline(list, line)) {
+      if (line.empty() || line[0] == '#') continue;
+      const std::string name = line.substr(0, line.find_first_of(" \t"));
+      std::ifstream in(fixtures / (name + ".moc3"), std::ios::binary);
+      const std::vector<std::uint8_t> moc((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      p2l::ImportResult imported = p2l::import_moc3(moc, {p2l::CoreRules::Cubism});
+      if (!imported) {
+        std::fprintf(stderr, "%s does not import: %s\n", name.c_str(), imported.error.to_string().c_str());
+        return 1;
       }
+      const p2l::WriteResult written = p2l::write(imported.rig);
+      if (!written || !write_case(dir, "cubism-" + name, written.bytes, 1000 + static_cast<std::uint64_t>(cubism))) return 1;
+      ++cubism;
     }
-    out << "]}\n";
-    p2l_rig_free(rig);
   }
-  std::printf("wrote %d rigs with native results to %s\n", count, dir.c_str());
+  std::printf("wrote %d random rigs and %d Cubism fixtures with native results to %s\n", count, cubism, dir.c_str());
   return 0;
 }

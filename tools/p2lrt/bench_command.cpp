@@ -16,8 +16,10 @@
 #include <span>
 #include <sstream>
 #include <thread>
+#include <utility>
 #include <vector>
 
+#include "eval/cubism_evaluate.hpp"
 #include "eval/draw_order.hpp"
 #include "eval/evaluate.hpp"
 #include "eval/state.hpp"
@@ -386,6 +388,45 @@ Section bench_load(const Subject& s, const Settings& settings, ProgressLine& pro
 
 const char* const kStageNames[] = {"parameters", "deformers", "meshes", "parts", "glue", "draw_order"};
 constexpr std::size_t kStages = std::size(kStageNames);
+// The stages' figures less the last interval's, the empty one: the clock read each holds.
+std::vector<Stats> less_clock_read(std::vector<Stats> stages) {
+  const double clock_read = stages.back().median;
+  stages.pop_back();
+  for (Stats& st : stages) {
+    st.median = std::max(st.median - clock_read, 0.0);
+    st.min = std::max(st.min - clock_read, 0.0);
+    st.max = std::max(st.max - clock_read, 0.0);
+  }
+  return stages;
+}
+
+// Under Cubism's rules evaluation runs its own stages (src/eval/cubism_evaluate.cpp).
+const char* const kCubismStageNames[] = {"parameters", "parts", "deformers", "meshes", "glue", "output", "render_order"};
+static_assert(std::size(kCubismStageNames) == p2l::eval::kCubismStages);
+
+// The Cubism stages, timed as measure_stages times the others: the clock read after each
+// stage, and once more for the empty interval.
+std::vector<Stats> measure_cubism_stages(const Subject& s, const Poses& poses, const Settings& settings) {
+  constexpr std::size_t kN = p2l::eval::kCubismStages;
+  p2l::Instance instance(s.model);
+  p2l::InstanceState& state = instance.state();
+  std::size_t next = 0;
+  struct Marks {
+    Clock::time_point t[kN + 2];
+  } marks;
+  const p2l::eval::StageMark mark{[](void* m, std::size_t stage) { static_cast<Marks*>(m)->t[stage + 1] = Clock::now(); }, &marks};
+  std::vector<Stats> stages = measure_split(settings, kN + 1, [&](std::size_t n, std::span<double> seconds) {
+    for (std::size_t i = 0; i < n; ++i) {
+      const auto pose = poses.at(next++);
+      std::copy(pose.begin(), pose.end(), state.current.begin());
+      marks.t[0] = Clock::now();
+      p2l::eval::evaluate_cubism(*s.model, state, mark);
+      marks.t[kN + 1] = Clock::now();  // the empty interval
+      for (std::size_t k = 0; k <= kN; ++k) seconds[k] += std::chrono::duration<double>(marks.t[k + 1] - marks.t[k]).count();
+    }
+  });
+  return less_clock_read(std::move(stages));
+}
 
 // The stages evaluate_core runs, timed one after the other on the same pose, so each works
 // on what the one before it produced as in a real evaluation. Each interval also holds one
@@ -419,14 +460,7 @@ std::vector<Stats> measure_stages(const Subject& s, const Poses& poses, const Se
       for (std::size_t k = 0; k <= kStages; ++k) seconds[k] += std::chrono::duration<double>(t[k + 1] - t[k]).count();
     }
   });
-  const double clock_read = stages.back().median;
-  stages.pop_back();
-  for (Stats& st : stages) {
-    st.median = std::max(st.median - clock_read, 0.0);
-    st.min = std::max(st.min - clock_read, 0.0);
-    st.max = std::max(st.max - clock_read, 0.0);
-  }
-  return stages;
+  return less_clock_read(std::move(stages));
 }
 
 Section bench_eval(const Subject& s, const Poses& poses, const Settings& settings, ProgressLine& progress) {
@@ -436,7 +470,9 @@ Section bench_eval(const Subject& s, const Poses& poses, const Settings& setting
   // evaluate_values(pose) is evaluate() without first copying the pose into parameters().
   const Stats whole = measure(settings, [&] { instance.evaluate_values(poses.at(next++)); });
   progress.show("evaluate() stage by stage");
-  const std::vector<Stats> stages = measure_stages(s, poses, settings);
+  const bool cubism = s.model->plan().cubism;
+  const std::vector<Stats> stages = cubism ? measure_cubism_stages(s, poses, settings) : measure_stages(s, poses, settings);
+  const std::span<const char* const> names = cubism ? std::span<const char* const>(kCubismStageNames) : std::span<const char* const>(kStageNames);
 
   double stage_sum = 0;
   for (const Stats& st : stages) stage_sum += st.median;
@@ -449,18 +485,18 @@ Section bench_eval(const Subject& s, const Poses& poses, const Settings& setting
   row.push_back("");
   out.table.add(row);
   Json stage_json = Json::object();
-  for (std::size_t k = 0; k < kStages; ++k) {
-    std::string label = std::to_string(k + 1) + " " + kStageNames[k];
+  for (std::size_t k = 0; k < names.size(); ++k) {
+    std::string label = std::to_string(k + 1) + " " + names[k];
     std::replace(label.begin(), label.end(), '_', ' ');
     row = {"  " + label};
     for (auto& cell : timing_cells(stages[k])) row.push_back(cell);
     row.push_back(percent(stage_sum > 0 ? stages[k].median / stage_sum : 0));
     out.table.add(row);
-    stage_json[kStageNames[k]] = to_json(stages[k]);
+    stage_json[names[k]] = to_json(stages[k]);
   }
   const double rest = whole.median - stage_sum;
   out.table.add({"  rest (host layer, change flags)", "≈ " + (rest > 0 ? duration(rest) : std::string("0")), "", "", ""});
-  out.table.note("stages: timed one after the other on each pose, less a clock read; share: of the stages' sum;");
+  out.table.note(std::string("stages") + (cubism ? " (Cubism's rules)" : "") + ": timed one after the other on each pose, less a clock read; share: of the stages' sum;");
   out.table.note("rest: the whole's median minus the stages' (a difference of two measurements, so rough)");
   out.json = {{"poses", poses.count()}, {"whole", to_json(whole)}, {"stages", stage_json}, {"rest_s", rest}};
   return out;

@@ -49,9 +49,12 @@ function check(rig, state, where) {
   if (order.join() !== state.render_order.join()) failures.push(`${where}: render order ${order} vs native ${state.render_order}`);
 }
 
-// Random rigs, in the order the native side made them (rig seeds for blinking count rigs made).
-const names = (await readdir(casesDir)).filter((f) => f.endsWith('.p2lrt'))
-  .sort((a, b) => parseInt(a.slice(4)) - parseInt(b.slice(4)));
+// Random rigs, in the order the native side made them (rig seeds for blinking count rigs made),
+// then the Cubism fixtures imported (cubism-NAME).
+const all = (await readdir(casesDir)).filter((f) => f.endsWith('.p2lrt'));
+const cubismNames = all.filter((f) => f.startsWith('cubism-')).sort();
+const names = all.filter((f) => f.startsWith('rig-'))
+  .sort((a, b) => parseInt(a.slice(4)) - parseInt(b.slice(4))).concat(cubismNames);
 for (const name of names) {
   const expected = JSON.parse(await readFile(path.join(casesDir, name.replace('.p2lrt', '.json')), 'utf8'));
   const [rig, error] = load(await readFile(path.join(casesDir, name)));
@@ -87,7 +90,7 @@ if (vectorsDir) {
   }
 }
 
-console.log(`wasm conformance: ${names.length} random rigs, ${compared} values compared bit for bit, ${vectors} vector files; ${failures.length} failures`);
+console.log(`wasm conformance: ${names.length - cubismNames.length} random rigs, ${cubismNames.length} Cubism fixtures, ${compared} values compared bit for bit, ${vectors} vector files; ${failures.length} failures`);
 for (const f of (process.env.P2L_WASM_GREP ? failures.filter((x) => x.includes(process.env.P2L_WASM_GREP)) : failures).slice(0, 20)) console.log("  " + f);
 if (process.env.P2L_WASM_FAILURES) { const kinds = new Map(); for (const f of failures) { const m = f.match(/^rig-\d+\.p2lrt run \d+ advanced (\d+) (\w+)/); const k = m ? `advanced ${m[1]} ${m[2]}` : f; kinds.set(k, (kinds.get(k) || 0) + 1); } console.log([...kinds].map(([k, v]) => `${k}: ${v}`).join("\n")); }
 if (process.env.P2L_WASM_DUMP) (await import("node:fs")).writeFileSync(process.env.P2L_WASM_DUMP, failures.join("\n"));
