@@ -333,6 +333,33 @@ TEST(FormatSupport, TheOriginalRuntimesStringWithCubismRules) {
   EXPECT_EQ(p2l::known_chunks().size(), 23u);
 }
 
+// CANV version 2 ends in its flags (docs/FORMAT.md 8.13): both read back, an unknown bit is
+// refused with a message naming it rather than dropped.
+TEST(CubismRules, CanvasFlagsReadBackAndAnUnknownBitIsRefused) {
+  p2l::Rig rig = make_small_rig();
+  rig.rules = p2l::CoreRules::Cubism;
+  rig.canvas.pixels_per_unit = 100.0f;
+  rig.canvas.y_up = true;
+  rig.canvas.blend_clamp = true;
+  const auto bytes = p2l::write(rig).bytes;
+  ASSERT_FALSE(bytes.empty());
+  auto back = p2l::load(bytes);
+  ASSERT_TRUE(back) << back.error.to_string();
+  EXPECT_TRUE(back.rig->canvas.y_up);
+  EXPECT_TRUE(back.rig->canvas.blend_clamp);
+  auto bad = bytes;
+  const std::size_t e = entry_at(static_cast<std::size_t>(find_entry(bad, "CANV")));
+  ASSERT_EQ(bad[e + 4], 2);
+  const std::uint32_t offset = p2l::format::ByteReader::load_u32(&bad[e + 8]);
+  const std::uint32_t size = p2l::format::ByteReader::load_u32(&bad[e + 16]);
+  ASSERT_EQ(size, 21u);
+  bad[offset + size - 1] = 0x07;
+  auto refused = p2l::load(bad);
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error.chunk, "CANV");
+  EXPECT_NE(refused.error.message.find("canvas flags 7 set unknown bits"), std::string::npos) << refused.error.to_string();
+}
+
 TEST(Physics, VerticalSourceIsWrittenAsPhysVersion2) {
   auto f = p2l::write(full_rig()).bytes;  // the fixture uses a Y output
   std::size_t e = entry_at(static_cast<std::size_t>(find_entry(f, "PHYS")));

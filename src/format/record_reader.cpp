@@ -252,7 +252,11 @@ void RecordReader::canvas(Canvas& c) {
   c.origin_y = r_.f32("canvas originY");
   c.pixels_per_unit = r_.f32("canvas pixelsPerUnit");
   if (version_ >= 2) {
+    const std::size_t at = r_.pos();
     const std::uint8_t flags = r_.u8("canvas flags");
+    if (r_.ok() && (flags & ~3u))
+      r_.fail_at(at, ErrorCode::BadRecord,
+                 message("canvas flags {} set unknown bits (expected bit 0 y up, bit 1 blend-shape clamps)", flags));
     c.y_up = flags & 1;
     c.blend_clamp = flags & 2;
   }
