@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the WebAssembly modules build-wasm/p2l.wasm (no software renderer; budget 250,000
+# Builds the WebAssembly modules build-wasm/p2l.wasm (no software renderer; budget 310,000
 # bytes) and build-wasm/p2l-render.wasm from a fresh Debian machine: installs the toolchain
 # (scripts/setup.sh --wasm), fetches the decoders' sources from npm and glibc's float math from
 # Debian's glibc-source into the cache outside the repository and checks them, builds, and
