@@ -188,7 +188,8 @@ function compare(poses, k) {
     }
     vertices += xy.length / 2;
     if (!posed[d]) {
-      opacity = Math.max(opacity, Math.abs(Math.min(drawables.opacities[d], 1) - rig.opacity(meshOf[d])));
+      // Unclamped on both sides: p2lrt gives the Core's own opacities (above 1 where its keyforms are).
+      opacity = Math.max(opacity, Math.abs(drawables.opacities[d] - rig.opacity(meshOf[d])));
       opacities++;
     }
     if (drawables.drawOrders[d] !== Math.floor(rig.drawOrder(meshOf[d]) + 0.001)) drawOrders++;
