@@ -84,9 +84,10 @@ if [[ "${1:-}" == "--test" ]]; then
     bash scripts/setup.sh
     cmake -S . -B "$native" "${GENERATOR[@]}" -DCMAKE_BUILD_TYPE=Release -DP2L_TESTS=ON > /dev/null
   fi
-  cmake --build "$native" --target p2l_make_wasm_cases -j 2
-  rm -rf build-wasm/cases
-  "$native"/tests/p2l_make_wasm_cases build-wasm/cases "$count" tests/cubism/fixtures
+  cmake --build "$native" --target p2l_make_wasm_cases p2l_make_moc3 -j 2
+  rm -rf build-wasm/cases build-wasm/fixture-mocs
+  tests/cubism/make_fixture_mocs.sh "$native"/tests/cubism/p2l_make_moc3 build-wasm/fixture-mocs
+  "$native"/tests/p2l_make_wasm_cases build-wasm/cases "$count" tests/cubism/fixtures build-wasm/fixture-mocs
   vectors=../shared/vectors/original
   [[ -d "$vectors" ]] || vectors=""
   status=0

@@ -9,7 +9,8 @@
 # Prints one line per file it writes. A Core that refuses a file, or (5.x) a file that fails
 # csmHasMocConsistency, stops it: a fixture must be a file the official Core accepts.
 #   record_fixtures.sh MAKE_BIN [OUT_DIR]
-# MAKE_BIN: the p2l_make_moc3 binary. OUT_DIR defaults to the fixtures folder; another folder
+# MAKE_BIN: the p2l_make_moc3 binary. OUT_DIR defaults to the fixtures folder (its .moc3 files
+# are ignored by git: the tests write them again with make_fixture_mocs.sh); another folder
 # shows whether the generator still writes the committed files (cmp the .moc3 files).
 # P2L_CORES: the folder of the WebAssembly Cores (default ~/.cache/p2lrt/cores). Nothing of a
 # Core is written into the repository, only what it computed for our own synthetic files.

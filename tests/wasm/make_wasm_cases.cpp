@@ -2,10 +2,11 @@
 // random rigs (every kind of content, extension chunks included) as .p2lrt files, and next to
 // each what the native C API gives for it - poses set with p2l_set_parameter, evaluated in
 // Cubism mode and with every advanced feature on, then a few p2l_update steps - with every
-// float printed so that it reads back to the same bits. With a folder of Cubism fixtures
-// (tests/cubism/fixtures, LIST.txt), each fixture's moc3 too, imported under Cubism's rules
-// (musl's trigonometry, four-point warps and all), as cases cubism-NAME.
-//   p2l_make_wasm_cases OUT_DIR [COUNT] [CUBISM_FIXTURES_DIR]
+// float printed so that it reads back to the same bits. With the Cubism fixtures' list
+// (tests/cubism/fixtures/LIST.txt) and a folder of their models (make_fixture_mocs.sh), each
+// fixture's moc3 too, imported under Cubism's rules (musl's trigonometry, four-point warps and
+// all), as cases cubism-NAME.
+//   p2l_make_wasm_cases OUT_DIR [COUNT] [CUBISM_FIXTURES_DIR MOC_DIR]
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -111,7 +112,7 @@ bool write_case(const std::filesystem::path& dir, const std::string& stem, const
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: p2l_make_wasm_cases OUT_DIR [COUNT] [CUBISM_FIXTURES_DIR]\n");
+    std::fprintf(stderr, "usage: p2l_make_wasm_cases OUT_DIR [COUNT] [CUBISM_FIXTURES_DIR MOC_DIR]\n");
     return 2;
   }
   const std::filesystem::path dir = argv[1];
@@ -129,8 +130,8 @@ int main(int argc, char** argv) {
     if (!write_case(dir, "rig-" + std::to_string(seed), written.bytes, static_cast<std::uint64_t>(seed))) return 1;
   }
   int cubism = 0;
-  if (argc > 3) {
-    const std::filesystem::path fixtures = argv[3];
+  if (argc > 4) {
+    const std::filesystem::path fixtures = argv[3], mocs = argv[4];
     std::ifstream list(fixtures / "LIST.txt");
     if (!list) {
       std::fprintf(stderr, "%s/LIST.txt cannot be read\n", fixtures.c_str());
@@ -140,7 +141,7 @@ int main(int argc, char** argv) {
     while (std::getline(list, line)) {
       if (line.empty() || line[0] == '#') continue;
       const std::string name = line.substr(0, line.find_first_of(" \t"));
-      std::ifstream in(fixtures / (name + ".moc3"), std::ios::binary);
+      std::ifstream in(mocs / (name + ".moc3"), std::ios::binary);
       const std::vector<std::uint8_t> moc((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
       p2l::ImportResult imported = p2l::import_moc3(moc, {p2l::CoreRules::Cubism});
       if (!imported) {
