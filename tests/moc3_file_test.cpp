@@ -20,10 +20,11 @@ using p2l::moc3::File;
 
 void put32(std::vector<std::uint8_t>& b, std::size_t at, std::uint32_t v) { std::memcpy(b.data() + at, &v, 4); }
 
-// An empty version-1 file as the Editor lays it out: header, 160 slots, the runtime area,
-// the count table at 1984, the canvas at 2112; every array empty, pointing at the end.
+// An empty file as the Editor lays it out: header, 160 slots (480 from version 6), the
+// runtime area, the count table at 1984 (5824), the canvas after it; every array empty,
+// pointing at the end.
 std::vector<std::uint8_t> empty_moc3(std::uint8_t version = 1) {
-  const std::size_t counts = 1984, canvas = counts + (version >= 5 ? 256 : 128), end = canvas + 64;
+  const std::size_t counts = version >= 6 ? 5824 : 1984, canvas = counts + (version >= 5 ? 256 : 128), end = canvas + 64;
   std::vector<std::uint8_t> b(end, 0);
   std::memcpy(b.data(), "MOC3", 4);
   b[4] = version;
@@ -36,7 +37,7 @@ std::vector<std::uint8_t> empty_moc3(std::uint8_t version = 1) {
 }
 
 TEST(Moc3File, AnEmptyFileOpens) {
-  for (std::uint8_t version : {1, 2, 3, 4, 5}) {
+  for (std::uint8_t version : {1, 2, 3, 4, 5, 6}) {
     auto b = empty_moc3(version);
     File f;
     p2l::Error e;
@@ -58,10 +59,15 @@ TEST(Moc3File, HostileHeadersAndCountsAreRefusedByName) {
   b[0] = 'X';
   refused(b, "MOC3");
   b = empty_moc3();
+  b[4] = 7;
+  refused(b, "moc3 version 7 is not supported: p2lrt reads versions 1-6 (Cubism 3.0-5.3); this file comes from a newer");
+  b[4] = 0;
+  refused(b, "moc3 version 0 is not supported");
+  // A version 6 header on a file that ends inside its 480-slot table.
+  b = empty_moc3();
   b[4] = 6;
-  refused(b, "version 6");
-  b[4] = 9;
-  refused(b, "unknown moc3 version 9");
+  b.resize(64 + 480 * 4 - 4);
+  refused(b, "inside the version 6 section table (1984 bytes)");
   b = empty_moc3();
   b[5] = 1;
   refused(b, "big-endian");

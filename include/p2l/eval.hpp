@@ -133,6 +133,9 @@ class Instance {
   // Under Cubism's rules (Rig::rules): the vertices exactly as the Cubism Core gives them, in
   // model units with y up (vertices() holds them converted to canvas pixels); else empty.
   std::span<const float> model_vertices(std::uint32_t mesh) const;
+  // Under Cubism's rules: the render order as csmGetRenderOrders gives it, one place per mesh
+  // and then one per offscreen (the isolated parts in part order); else empty.
+  std::span<const std::int32_t> cubism_render_orders() const;
   float opacity(std::uint32_t mesh) const;
   float draw_order(std::uint32_t mesh) const;
   const Rgb& multiply(std::uint32_t mesh) const;

@@ -185,6 +185,7 @@ void compose_colors(Rgb& multiply, Rgb& screen, const Rgb& parent_multiply, cons
 
 void evaluate_parts(const Rig& rig, const ModelPlan& plan, const CubismWeigher& weigh, InstanceState& s) {
   CubismState& c = s.cubism;
+  const std::uint8_t* isolated = plan.cubism_plan.isolated.data();
   for (std::uint32_t pi : plan.cubism_plan.part_order) {
     const Part& part = rig.parts[pi];
     const PartPlan& pp = plan.parts[pi];
@@ -194,16 +195,32 @@ void evaluate_parts(const Rig& rig, const ModelPlan& plan, const CubismWeigher& 
     const std::int32_t parent = pp.parent;
     c.part_on[pi] = part.enabled && !props.outside() && (parent < 0 || c.part_on[static_cast<std::size_t>(parent)]);
     // Part opacity is an input of the Core (isVisible starts it at 0 or 1): here the host's
-    // and the animation's factors over that start.
+    // and the animation's factors over that start. The product down the tree stops at a part
+    // with an offscreen: the offscreen carries it (measured on Ren with Core 6.0.1).
     const float input = clamp01(s.part_opacity[pi] * s.animation_part_opacity[pi]);
     c.part_input[pi] = input;
-    c.part_opacity[pi] = parent < 0 ? input : input * c.part_opacity[static_cast<std::size_t>(parent)];
+    const bool inherits = parent >= 0 && !isolated[static_cast<std::size_t>(parent)];
+    c.part_opacity[pi] = inherits ? input * c.part_opacity[static_cast<std::size_t>(parent)] : input;
     // As for meshes (the fixtures do not tell whether parts do this too).
     if (!part.shapes.empty()) order = static_cast<float>(cubism_draw_order(order));
     for_each_cubism_mix(part.shapes, weigh.values,
                         [&](const ShapeMix<PartShape>& mix) { order += mix.of([](const PartShape& x) { return x.draw_order; }); });
     if (rig.canvas.blend_clamp && !part.shapes.empty()) order = clamp(order, 0.0f, kMaxOrder);
     s.part_draw_order[pi] = order;
+    // An offscreen: its keyforms (the draw group's channels, over the part's binding), its blend
+    // shapes (the part's opacity and colour deltas), times the part opacities above it. While
+    // its part is hidden the Core leaves it as it was.
+    if (!isolated[pi] || !c.part_on[pi]) continue;
+    const Composite& composite = *pp.composite;
+    const std::span<const ChannelPlan> channels =
+        pp.draw_group >= 0 ? std::span<const ChannelPlan>(plan.draw_groups[static_cast<std::size_t>(pp.draw_group)].channels)
+                           : std::span<const ChannelPlan>();
+    float opacity = props.scalar(channels, ChannelType::Opacity, composite.opacity, false);
+    Rgb multiply = props.color(channels, ChannelType::MultiplyColor, composite.multiply);
+    Rgb screen = props.color(channels, ChannelType::ScreenColor, composite.screen);
+    for_each_cubism_mix(part.shapes, weigh.values, [&](const ShapeMix<PartShape>& mix) { mix.add_colors(opacity, multiply, screen); });
+    if (rig.canvas.blend_clamp && !part.shapes.empty()) clamp_blended(opacity, multiply, screen);
+    s.part_composite[pi] = {opacity * c.part_opacity[pi], multiply, screen};
   }
 }
 
@@ -337,7 +354,9 @@ void evaluate_meshes(const Rig& rig, const ModelPlan& plan, const CubismWeigher&
     // The keyform opacity meets the deformer's first, then the part's, as Core 6 multiplies
     // them (Core 5 the other way round: up to 6e-8 apart; tests/cubism/fixtures *-core51).
     if (m.parent >= 0) opacity = opacity * c.deformer_opacity[static_cast<std::size_t>(m.parent)];
-    if (mp.part >= 0) opacity = opacity * c.part_opacity[static_cast<std::size_t>(mp.part)];
+    // Under a part with an offscreen, the offscreen carries the part opacities.
+    if (mp.part >= 0 && !plan.cubism_plan.isolated[static_cast<std::size_t>(mp.part)])
+      opacity = opacity * c.part_opacity[static_cast<std::size_t>(mp.part)];
     const std::int32_t draw = cubism_draw_order(order);
     c.draw_orders[mi] = draw;
     s.opacity[mi] = opacity;
@@ -405,10 +424,13 @@ void write_output(const Rig& rig, const ModelPlan& plan, InstanceState& s) {
 }
 
 // Each group sorts its children by draw order (a hidden child at the group's floor), ties in
-// tree order; a mesh takes the next place, a child group the block of places its meshes need.
+// tree order; a mesh takes the next place, a child group the block of places its meshes (and
+// offscreens) need, a group with an offscreen the first place of its block for it. The walk
+// goes in render order: it lists the meshes shown and the isolated groups' commands as it goes.
 void order_group(const Rig& rig, const ModelPlan& plan, InstanceState& s, std::uint32_t group_index, std::int32_t start) {
   const DrawGroup& g = rig.draw_groups[group_index];
-  const CubismState& c = s.cubism;
+  CubismState& c = s.cubism;
+  const CubismPlan& cp = plan.cubism_plan;
   KeyedIndex* entries = s.sort_scratch.data() + plan.draw_groups[group_index].sort_offset;
   const std::size_t n = g.children.size();
   for (std::size_t i = 0; i < n; ++i) {
@@ -432,30 +454,37 @@ void order_group(const Rig& rig, const ModelPlan& plan, InstanceState& s, std::u
   for (std::size_t i = 0; i < n; ++i) {
     const DrawChild ch = g.children[entries[i].index];
     if (ch.kind == DrawChildKind::Mesh) {
-      s.cubism.render_orders[ch.index] = at++;
-    } else {
-      order_group(rig, plan, s, ch.index, at);
-      at += static_cast<std::int32_t>(plan.cubism_plan.group_meshes[ch.index]);
+      c.render_orders[ch.index] = at++;
+      if (c.mesh_on[ch.index]) {
+        s.render_order.push_back(ch.index);
+        s.render_commands.push_back(static_cast<std::int32_t>(ch.index));
+      }
+      continue;
     }
+    const std::int32_t part = rig.draw_groups[ch.index].part;
+    const bool offscreen = part >= 0 && cp.isolated[static_cast<std::size_t>(part)];
+    const std::int32_t next = at + static_cast<std::int32_t>(cp.group_places[ch.index]) + (offscreen ? 1 : 0);
+    if (offscreen) {
+      c.part_render_orders[static_cast<std::size_t>(part)] = at++;
+      if (c.part_on[static_cast<std::size_t>(part)]) s.render_commands.push_back(-2 - part);
+    }
+    order_group(rig, plan, s, ch.index, at);
+    if (offscreen && c.part_on[static_cast<std::size_t>(part)]) s.render_commands.push_back(-1);
+    at = next;
   }
 }
 
 void build_render_order(const Rig& rig, const ModelPlan& plan, InstanceState& s) {
   CubismState& c = s.cubism;
   std::fill(c.render_orders.begin(), c.render_orders.end(), -1);
-  if (!rig.draw_groups.empty()) order_group(rig, plan, s, 0, 0);
-  // The meshes shown, back to front: the places in order (a place is a mesh's only).
+  std::fill(c.part_render_orders.begin(), c.part_render_orders.end(), -1);
   s.render_order.clear();
   s.render_commands.clear();
-  KeyedIndex* order = s.sort_scratch.data();  // the groups' entries are no longer needed
-  std::size_t shown = 0;
-  for (std::size_t m = 0; m < rig.meshes.size(); ++m)
-    if (c.mesh_on[m] && c.render_orders[m] >= 0) order[shown++] = {c.render_orders[m], static_cast<std::uint32_t>(m)};
-  sort_keyed(order, order + shown);
-  for (std::size_t k = 0; k < shown; ++k) {
-    s.render_order.push_back(order[k].index);
-    s.render_commands.push_back(static_cast<std::int32_t>(order[k].index));
-  }
+  if (!rig.draw_groups.empty()) order_group(rig, plan, s, 0, 0);
+  std::copy(c.render_orders.begin(), c.render_orders.end(), c.all_render_orders.begin());
+  const auto& offscreens = plan.cubism_plan.offscreen_parts;
+  for (std::size_t k = 0; k < offscreens.size(); ++k)
+    c.all_render_orders[c.render_orders.size() + k] = c.part_render_orders[offscreens[k]];
 }
 
 }  // namespace
@@ -496,12 +525,27 @@ void plan_cubism(const Rig& rig, ModelPlan& p) {
   }
   for (std::uint32_t q = 0; q < rig.parts.size(); ++q)  // in a cycle of parts: after the others, in index order
     if (!placed[q]) c.part_order.push_back(q);
-  // Meshes per draw group, its child groups included (children come after their parent).
-  sized(c.group_meshes, rig.draw_groups.size());
+  // Offscreens: the isolated parts.
+  c.offscreen_parts.clear();
+  sized(c.isolated, rig.parts.size());
+  for (std::uint32_t q = 0; q < rig.parts.size(); ++q) {
+    c.isolated[q] = rig.parts[q].group_mode == 2;
+    if (c.isolated[q]) c.offscreen_parts.push_back(q);
+  }
+  // Render places per draw group, its child groups included (children come after their
+  // parent): one a mesh, one an offscreen.
+  sized(c.group_places, rig.draw_groups.size());
   for (std::size_t g = rig.draw_groups.size(); g-- > 0;) {
     std::uint32_t n = 0;
-    for (const DrawChild& ch : rig.draw_groups[g].children) n += ch.kind == DrawChildKind::Mesh ? 1 : c.group_meshes[ch.index];
-    c.group_meshes[g] = n;
+    for (const DrawChild& ch : rig.draw_groups[g].children) {
+      if (ch.kind == DrawChildKind::Mesh) {
+        n += 1;
+        continue;
+      }
+      const std::int32_t part = rig.draw_groups[ch.index].part;
+      n += c.group_places[ch.index] + (part >= 0 && c.isolated[static_cast<std::size_t>(part)] ? 1 : 0);
+    }
+    c.group_places[g] = n;
   }
 }
 
@@ -521,6 +565,8 @@ void init_cubism_state(const Rig& rig, const ModelPlan& p, InstanceState& s) {
   sized(c.model_vertices, p.vertex_floats);
   sized(c.glue_intensity, rig.glues.size());
   sized(c.render_orders, meshes);
+  sized(c.part_render_orders, parts);
+  sized(c.all_render_orders, meshes + p.cubism_plan.offscreen_parts.size());
   sized(c.draw_orders, meshes);
 }
 

@@ -23,6 +23,7 @@ const char* kind_name(Kind k) {
     case Kind::Mesh: return "art mesh";
     case Kind::Part: return "part";
     case Kind::Glue: return "glue";
+    case Kind::Offscreen: return "offscreen";
   }
   return "?";
 }
@@ -136,6 +137,7 @@ class Reader {
       case Kind::Part: return f_.count(kBlendShapesParts);
       case Kind::Rotation: return f_.count(kBlendShapesRotations);
       case Kind::Glue: return f_.count(kBlendShapesGlue);
+      case Kind::Offscreen: return f_.count(kBlendShapesOffscreens);
     }
     return 0;
   }
@@ -161,7 +163,7 @@ bool positions_inside(const File& f, std::size_t slot, const BlendBinding& b, st
 }  // namespace
 
 bool BlendShapes::any() const {
-  for (const auto* t : {&warps, &rotations, &meshes, &parts, &glues})
+  for (const auto* t : {&warps, &rotations, &meshes, &parts, &glues, &offscreens})
     for (const auto& list : *t)
       if (!list.empty()) return true;
   return false;
@@ -180,6 +182,9 @@ bool BlendShapes::read(const File& f, const Objects& o, BlendShapes& out, Error&
                            !r.table({Kind::Rotation, 146, kRotationKeyforms, f.count(kRotations)}, out.rotations) ||
                            !r.table({Kind::Glue, 149, kGlueKeyforms, f.count(kGlue)}, out.glues)))
     return false;
+  if (f.version() >= 6 && !r.table({Kind::Offscreen, 164, kOffscreenKeyforms, f.count(kOffscreens)}, out.offscreens))
+    return false;
+  if (out.offscreens.empty()) out.offscreens.assign(f.count(kOffscreens), {});
   if (out.rotations.empty()) out.rotations.assign(f.count(kRotations), {});
   if (out.parts.empty()) out.parts.assign(f.count(kParts), {});
   if (out.glues.empty()) out.glues.assign(f.count(kGlue), {});
@@ -214,6 +219,15 @@ bool KeyformColors::read(const File& f, const Objects& o, KeyformColors& out, Er
     }
     return true;
   };
+  // Version 6: offscreen keyforms too; -1 (never seen in a file) is the neutral colour pair.
+  if (f.has(162))
+    for (std::uint32_t j = 0; j < f.count(kOffscreenKeyforms); ++j) {
+      const std::string who = "offscreen keyform " + std::to_string(j);
+      const std::int32_t mul = f.i32(162, j), scr = f.i32(163, j);
+      if ((mul != -1 && !check(mul, who)) || (scr != -1 && !check(scr, who))) return false;
+      out.offscreen_multiply.push_back(mul);
+      out.offscreen_screen.push_back(scr);
+    }
   if (f.version() >= 5)
     return per_keyform(137, kWarpKeyforms, out.warp_multiply, out.warp_screen, "warp") &&
            per_keyform(139, kRotationKeyforms, out.rotation_multiply, out.rotation_screen, "rotation") &&

@@ -1,4 +1,4 @@
-// The moc3 4.2 and 5.0 additions: keyform colours (multiply and screen) and blend shapes,
+// The moc3 4.2, 5.0 and 5.3 additions: keyform colours (multiply and screen) and blend shapes,
 // read with every index checked (moc3.md sections 4.12 and 4.13).
 //
 // Colours: version 4 gives each warp, rotation and art mesh a first colour entry, and its
@@ -17,7 +17,7 @@
 
 namespace p2l::moc3 {
 
-enum class Kind : std::uint8_t { Warp, Rotation, Mesh, Part, Glue };
+enum class Kind : std::uint8_t { Warp, Rotation, Mesh, Part, Glue, Offscreen };
 
 struct Constraint {
   std::uint32_t parameter = 0;
@@ -34,7 +34,7 @@ struct BlendBinding {
 
 struct BlendShapes {
   // Per target, indexed like the target table: warp and rotation rows, meshes, parts, glue.
-  std::vector<std::vector<BlendBinding>> warps, rotations, meshes, parts, glues;
+  std::vector<std::vector<BlendBinding>> warps, rotations, meshes, parts, glues, offscreens;
   bool any() const;
   static bool read(const File& file, const Objects& objects, BlendShapes& out, Error& error);
 };
@@ -43,6 +43,7 @@ struct BlendShapes {
 // empty before version 4.
 struct KeyformColors {
   std::vector<std::uint32_t> warp_multiply, warp_screen, rotation_multiply, rotation_screen, mesh_multiply, mesh_screen;
+  std::vector<std::int32_t> offscreen_multiply, offscreen_screen;  // version 6; -1: neutral
   bool present() const { return !mesh_multiply.empty() || !warp_multiply.empty() || !rotation_multiply.empty(); }
   static bool read(const File& file, const Objects& objects, KeyformColors& out, Error& error);
 };

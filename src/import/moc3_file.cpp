@@ -82,18 +82,31 @@ constexpr SlotSpec kSlots[] = {
     {5, E::I32, kBlendShapesParts}, {5, E::I32, kBlendShapesParts}, {5, E::I32, kBlendShapesParts},
     {5, E::I32, kBlendShapesRotations}, {5, E::I32, kBlendShapesRotations}, {5, E::I32, kBlendShapesRotations},
     {5, E::I32, kBlendShapesGlue}, {5, E::I32, kBlendShapesGlue}, {5, E::I32, kBlendShapesGlue},
+    // 152 (5.3) part -> offscreen, 153 art-mesh blend mode; 154-159 offscreens (mask runtime
+    // space, owner part, flags, blend mode, first mask, mask count); 160 per part keyform its
+    // offscreen keyform; 161-163 offscreen keyforms (opacity, colour entries); 164-166 blend
+    // shapes on offscreens
+    {6, E::I32, kParts}, {6, E::I32, kArtMeshes}, {6, E::Runtime8, kOffscreens}, {6, E::I32, kOffscreens},
+    {6, E::U8, kOffscreens}, {6, E::I32, kOffscreens}, {6, E::I32, kOffscreens}, {6, E::I32, kOffscreens},
+    {6, E::I32, kPartKeyforms}, {6, E::F32, kOffscreenKeyforms}, {6, E::I32, kOffscreenKeyforms},
+    {6, E::I32, kOffscreenKeyforms}, {6, E::I32, kBlendShapesOffscreens}, {6, E::I32, kBlendShapesOffscreens},
+    {6, E::I32, kBlendShapesOffscreens},
 };
 
-static_assert(std::size(kSlots) == kSlotCount, "one entry per slot 0..151");
+static_assert(std::size(kSlots) == kSlotCount, "one entry per slot 0..166");
 
 constexpr std::size_t kHeaderSize = 64;
-constexpr std::size_t kSlotTableSlots = 160;  // versions 1-5
+constexpr std::size_t kSlotTableSlots = 160;     // versions 1-5
+constexpr std::size_t kSlotTableSlotsV6 = 480;   // version 6 (Cubism 5.3)
+constexpr int kNewestVersion = 6;
 constexpr std::size_t kCanvasSize = 64;
 constexpr std::uint32_t kCountLimit = 0x80000000u;
 constexpr float kMaxMagnitude = 1e12f;
 
 // Count entries each version defines (the rest read as zero).
-std::size_t count_entries(int version) { return version >= 5 ? kCountEntries : version == 4 ? 32 : 23; }
+std::size_t count_entries(int version) {
+  return version >= 6 ? kCountEntries : version == 5 ? kOffscreens : version == 4 ? kBlendShapesParts : kMultiplyColors;
+}
 
 const char* count_name(Count c) {
   static const char* const names[kCountEntries] = {
@@ -103,7 +116,8 @@ const char* count_name(Count c) {
       "draw-order groups", "draw-order group objects", "glue", "glue info", "glue keyforms", "multiply colours",
       "screen colours", "blend-shape parameter bindings", "blend-shape keyform bindings", "warp blend shapes",
       "art-mesh blend shapes", "blend-shape constraint indices", "blend-shape constraints",
-      "blend-shape constraint values", "part blend shapes", "rotation blend shapes", "glue blend shapes"};
+      "blend-shape constraint values", "part blend shapes", "rotation blend shapes", "glue blend shapes",
+      "offscreens", "offscreen keyforms", "offscreen blend shapes"};
   return names[c];
 }
 
@@ -142,18 +156,22 @@ bool File::open(std::span<const std::uint8_t> bytes, File& out, Error& error) {
                 "the file ends at " + std::to_string(size) + " bytes, inside the header and section table (" +
                     std::to_string(kHeaderSize + kSlotTableSlots * 4) + " bytes)");
   const int version = bytes[4];
-  if (version == 6)
+  if (version < 1 || version > kNewestVersion)
     return fail(error, ErrorCode::UnsupportedVersion, 4,
-                "moc3 version 6 (Cubism 5.3: offscreens, extended blend modes) is not supported; export the model "
-                "for Cubism 5.0 or older");
-  if (version < 1 || version > 5)
-    return fail(error, ErrorCode::UnsupportedVersion, 4,
-                "unknown moc3 version " + std::to_string(version) + " (versions 1-5, Cubism 3.0-5.0, are read)");
+                "moc3 version " + std::to_string(version) +
+                    " is not supported: p2lrt reads versions 1-6 (Cubism 3.0-5.3)" +
+                    (version > kNewestVersion ? "; this file comes from a newer Cubism Editor" : ""));
+  const std::size_t table_slots = version >= 6 ? kSlotTableSlotsV6 : kSlotTableSlots;
+  if (size < kHeaderSize + table_slots * 4)
+    return fail(error, ErrorCode::Truncated, 0,
+                "the file ends at " + std::to_string(size) + " bytes, inside the version " + std::to_string(version) +
+                    " section table (" + std::to_string(kHeaderSize + table_slots * 4) + " bytes)");
   if (bytes[5] != 0)
     return fail(error, ErrorCode::UnsupportedVersion, 5, "big-endian moc3 files are not supported");
   out.version_ = version;
   out.bytes_ = bytes;
-  for (std::size_t s = 0; s < kSlotCount; ++s) out.offsets_[s] = get_u32(bytes, kHeaderSize + s * 4);
+  // Slots past the version's table (160 slots before version 6) are never read: has() says so.
+  for (std::size_t s = 0; s < kSlotCount && s < table_slots; ++s) out.offsets_[s] = get_u32(bytes, kHeaderSize + s * 4);
 
   // The count table, then the canvas block.
   const std::uint32_t counts_at = out.offsets_[0];

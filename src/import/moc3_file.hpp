@@ -6,9 +6,9 @@
 // of that kind (structure of arrays); the count table says how many. Nothing here trusts
 // the file: open() verifies the header, that every slot of the version lies inside the
 // buffer for its element count (overflow-safe), the count table's bounds and consistency,
-// and refuses what p2lrt does not read (big-endian files, versions other than 1-5) with a
+// and refuses what p2lrt does not read (big-endian files, versions other than 1-6) with a
 // message naming the field. Readers then index arrays through at(), which bounds-checks.
-// Layout facts: ../shared/research/moc3.md sections 2.1-2.9.
+// Layout facts: ../shared/research/moc3.md sections 2.1-2.9 and 4.15 (version 6).
 #pragma once
 
 #include <cstdint>
@@ -28,6 +28,8 @@ enum Count : std::uint8_t {
   kGlue, kGlueInfo, kGlueKeyforms, kMultiplyColors, kScreenColors, kBlendShapeParameterBindings,
   kBlendShapeKeyformBindings, kBlendShapesWarps, kBlendShapesArtMeshes, kBlendShapeConstraintIndices,
   kBlendShapeConstraints, kBlendShapeConstraintValues, kBlendShapesParts, kBlendShapesRotations, kBlendShapesGlue,
+  // version 6 (Cubism 5.3)
+  kOffscreens, kOffscreenKeyforms, kBlendShapesOffscreens,
   kCountEntries
 };
 
@@ -41,8 +43,8 @@ struct SlotSpec {
   Count count;
 };
 
-// Slots 2..151 (versions 1-5); 0 and 1 are the count table and the canvas.
-inline constexpr std::size_t kSlotCount = 152;
+// Slots 2..166 (versions 1-6); 0 and 1 are the count table and the canvas.
+inline constexpr std::size_t kSlotCount = 167;
 const SlotSpec& slot_spec(std::size_t slot);
 
 struct Moc3Canvas {

@@ -125,6 +125,12 @@ ImportResult import_moc3(std::span<const std::uint8_t> bytes, const Moc3ImportOp
   const auto& c = f.canvas();
   rig.canvas = {c.width, c.height, c.origin_x, c.origin_y, c.pixels_per_unit};
   if (c.flags & 1) result.report.dropped.push_back("canvas flag 'y already reversed' (bit 0) is set; positions are taken as y down");
+  if (!o.offscreens.empty())
+    result.report.dropped.push_back(std::to_string(o.offscreens.size()) +
+                                    " offscreens (moc3 version 6) are kept under Cubism's rules only: under the original "
+                                    "rules their parts draw straight into the model, without their opacity, colours, "
+                                    "blend modes and masks");
+  for (const auto& note : o.notes) result.report.dropped.push_back(note);
 
   for (const auto& p : o.parameters) {
     Parameter q;

@@ -75,6 +75,20 @@ class Reader {
   std::uint64_t floats_ = 0;
 };
 
+// A version 6 blend mode: colour in the low byte, alpha in the next. A code p2lrt does not
+// know is kept (the renderer draws it as Normal / Over) and noted; so are higher bits.
+bool read_blend(std::int32_t packed, const std::string& who, std::uint8_t& blend, std::uint8_t& alpha,
+                std::vector<std::string>& notes) {
+  const auto bits = static_cast<std::uint32_t>(packed);
+  blend = static_cast<std::uint8_t>(bits & 0xff);
+  alpha = static_cast<std::uint8_t>((bits >> 8) & 0xff);
+  if (blend >= kColorBlends || alpha >= kAlphaBlends || (bits >> 16) != 0)
+    notes.push_back(who + ": blend mode " + std::to_string(bits) + " (colour " + std::to_string(blend) + ", alpha " +
+                    std::to_string(alpha) + (bits >> 16 ? ", and bits above them" : "") +
+                    ") is not one Cubism 5.3 defines; it is kept, and drawn as Normal / Over");
+  return true;
+}
+
 }  // namespace
 
 bool Objects::read(const File& f, const Bindings& bindings, Objects& out, Error& error) {
@@ -92,6 +106,10 @@ bool Objects::read(const File& f, const Bindings& bindings, Objects& out, Error&
     p.enabled = f.bool32(8, i);
     p.parent = f.i32(9, i);
     if (!r.optional_ref(p.parent, i, who, "parent part (parents come first)")) return false;
+    if (f.has(152)) {
+      p.offscreen = f.i32(152, i);
+      if (!r.optional_ref(p.offscreen, f.count(kOffscreens), who, "offscreen")) return false;
+    }
   }
 
   out.parameters.resize(f.count(kParameters));
@@ -188,6 +206,53 @@ bool Objects::read(const File& f, const Bindings& bindings, Objects& out, Error&
       m.masks.push_back(static_cast<std::uint32_t>(mask));
     }
     if (!r.positions(70, m.keyforms, m.vertex_count, who) || !r.budget(m.keyforms, m.vertex_count, who)) return false;
+    if (f.has(153)) {
+      if (!read_blend(f.i32(153, i), who, m.blend, m.alpha_blend, out.notes)) return false;
+      if (m.flags & 3)
+        out.notes.push_back(who + ": its flags also say " + ((m.flags & 1) ? "additive" : "multiplicative") +
+                            ", which version 6 leaves to the blend mode; the blend mode is kept");
+    } else {
+      m.blend = (m.flags & 1) ? 1 : (m.flags & 2) ? 2 : 0;
+    }
+  }
+
+  // Offscreens (version 6): each owned by the part that names it, both ways.
+  if (f.has(155)) {
+    const std::uint32_t offscreens = f.count(kOffscreens), masks = f.count(kDrawableMasks);
+    out.offscreens.resize(offscreens);
+    for (std::uint32_t i = 0; i < offscreens; ++i) {
+      Offscreen& o = out.offscreens[i];
+      const std::string who = "offscreen " + std::to_string(i);
+      const std::int32_t owner = f.i32(155, i);
+      if (!r.ref(owner, parts, who, "owner part")) return false;
+      o.owner = static_cast<std::uint32_t>(owner);
+      const Part& part = out.parts[o.owner];
+      if (part.offscreen != static_cast<std::int32_t>(i))
+        return r.fail(who + ": its owner, part " + std::to_string(owner) + " \"" + part.id + "\", names offscreen " +
+                      std::to_string(part.offscreen) + " instead");
+      o.flags = f.u8(156, i);
+      if (!read_blend(f.i32(157, i), who, o.blend, o.alpha_blend, out.notes)) return false;
+      const std::int32_t first_mask = f.i32(158, i), mask_count = f.i32(159, i);
+      if (mask_count != 0 && !r.range(first_mask, mask_count, masks, who, "mask entries")) return false;
+      for (std::int32_t k = 0; k < mask_count; ++k) {
+        const std::int32_t mask = f.i32(80, static_cast<std::size_t>(first_mask + k));
+        if (mask == -1) continue;
+        if (!r.ref(mask, meshes, who, "mask mesh")) return false;
+        o.masks.push_back(static_cast<std::uint32_t>(mask));
+      }
+      // The owner's first keyform names the offscreen's first keyform (-1: none); the rest
+      // follow in the owner's keyform order.
+      const std::int32_t first = part.keyforms.count ? f.i32(160, part.keyforms.first) : -1;
+      if (first < 0) continue;
+      if (!r.range(first, part.keyforms.count, f.count(kOffscreenKeyforms), who, "offscreen keyforms")) return false;
+      o.keyed = true;
+      o.keyforms = {part.keyforms.binding, static_cast<std::uint32_t>(first), part.keyforms.count};
+    }
+    for (std::uint32_t i = 0; i < parts; ++i)
+      if (out.parts[i].offscreen >= 0 && out.offscreens[static_cast<std::size_t>(out.parts[i].offscreen)].owner != i)
+        return r.fail("part " + std::to_string(i) + " \"" + out.parts[i].id + "\": offscreen " +
+                      std::to_string(out.parts[i].offscreen) + " belongs to part " +
+                      std::to_string(out.offscreens[static_cast<std::size_t>(out.parts[i].offscreen)].owner));
   }
 
   // Draw-order groups: objects are meshes or parts owning a later group.
@@ -249,7 +314,8 @@ p2l::Mesh mesh_record(const Mesh& m) {
   p2l::Mesh out;
   out.id = out.name = m.id;
   out.parent = m.parent;
-  out.blend = (m.flags & 1) ? 1 : (m.flags & 2) ? 2 : 0;
+  out.blend = m.blend;
+  out.alpha_blend = m.alpha_blend;
   out.mask_meshes = m.masks;
   out.invert_mask = (m.flags & 8) != 0;
   out.culling = (m.flags & 4) == 0;

@@ -22,7 +22,21 @@ struct Part {
   std::string id;
   KeyformRange keyforms;
   bool visible = true, enabled = true;
-  std::int32_t parent = -1;  // an earlier part
+  std::int32_t parent = -1;     // an earlier part
+  std::int32_t offscreen = -1;  // version 6: the offscreen the part owns
+};
+
+// Version 6 (Cubism 5.3): a part drawn into a surface of its own, then composited. Its
+// keyforms follow its owner part's binding: offscreen keyform keyforms.first + k goes with the
+// part's keyform k. Without keyforms (the part's first keyform names none) it composites at
+// opacity 1 with neutral colours.
+struct Offscreen {
+  std::uint32_t owner = 0;  // the part
+  std::uint8_t flags = 0;   // as an art mesh's: bit2 double-sided, bit3 inverted mask
+  std::uint8_t blend = 0, alpha_blend = 0;
+  std::vector<std::uint32_t> masks;  // art meshes; -1 entries dropped
+  bool keyed = false;
+  KeyformRange keyforms;  // the owner's binding, the offscreen keyforms
 };
 
 struct Deformer {
@@ -46,6 +60,7 @@ struct Mesh {
   std::int32_t parent_part = -1, parent = -1;
   std::uint32_t texture = 0;
   std::uint8_t flags = 0;  // bit0 additive, bit1 multiplicative, bit2 double-sided, bit3 inverted mask
+  std::uint8_t blend = 0, alpha_blend = 0;  // version 6's blend mode; before, from the flags
   std::uint32_t vertex_count = 0, first_uv = 0, first_index = 0, index_count = 0;
   std::vector<std::uint32_t> masks;  // -1 entries dropped
 };
@@ -85,6 +100,10 @@ struct Objects {
   std::vector<Parameter> parameters;
   std::vector<DrawGroup> draw_groups;
   std::vector<Glue> glues;
+  std::vector<Offscreen> offscreens;
+  // What the reader kept but p2lrt cannot honour (blend codes it does not know, bits of a
+  // blend mode beyond its two bytes), for the import report.
+  std::vector<std::string> notes;
 
   static bool read(const File& file, const Bindings& bindings, Objects& out, Error& error);
 };
@@ -112,6 +131,9 @@ Geometry zero_rest_geometry(const File& f, const Mesh& m);
 // What a p2lrt mesh takes from the moc's as it is: id, parent, blend mode, masks, culling
 // (the flag byte's double-sided bit negated), texture page.
 p2l::Mesh mesh_record(const Mesh& m);
+
+// Cubism 5.3's blend codes: colour 0-17 (Normal ... Color), alpha 0-4 (Over ... DisjointOver).
+inline constexpr std::uint8_t kColorBlends = 18, kAlphaBlends = 5;
 
 // The moc3's draw-order groups as p2lrt's draw tree (rig.draw_groups, pre-order), with each
 // group's minimum draw order as its floor when [floor_orders] (Cubism's rules). Reports groups

@@ -1,7 +1,9 @@
 // Compares p2lrt's evaluation of an imported Cubism model with what an official Cubism Core
 // computed for the same poses (tests/cubism/core_dump.js output): per pose and drawable the
 // vertices in model units, opacity, multiply and screen colours, draw order, render order,
-// visibility, and once the constant data (masks, blend and culling flags, textures).
+// visibility, and once the constant data (masks, blend modes and culling flags, textures);
+// for moc3 version 6 also per offscreen its opacity, colours and render place, and once its
+// owner, blend mode, masks and inverted-mask flag.
 //
 //   p2l_cubism_compare MODEL CORE_PREFIX [--name NAME] [--row] [--vertex-bound X]
 //                      [--opacity-bound X] [--color-bound X] [--rules original] [--quiet]
@@ -23,6 +25,7 @@
 #include "p2l/cubism.hpp"
 #include "p2l/eval.hpp"
 #include "p2l/import.hpp"
+#include "eval/state.hpp"
 
 namespace {
 
@@ -116,7 +119,17 @@ int main(int argc, char** argv) {
   }
   std::size_t vertex_floats = 0;
   for (const auto& d : drawables) vertex_floats += 2 * d["vertexCount"].get<std::size_t>();
-  const std::size_t per_pose = vertex_floats + nd * 9 + np + nparts;
+  const std::size_t no = core.contains("offscreens") ? core["offscreens"].size() : 0;
+  const std::size_t per_pose = vertex_floats + nd * 9 + np + nparts + no * 9;
+  if (raw.size() != core["poses"].size() * per_pose * 4) {
+    std::fprintf(stderr, "%s: the Core's .bin holds %zu bytes, expected %zu poses x %zu floats\n", name.c_str(), raw.size(),
+                 core["poses"].size(), per_pose);
+    return 1;
+  }
+  // The offscreens are the isolated parts in part order (the importer keeps the Core's order).
+  std::vector<std::uint32_t> offscreen_parts;
+  for (std::uint32_t i = 0; i < rig.parts.size(); ++i)
+    if (rig.parts[i].group_mode == 2) offscreen_parts.push_back(i);
   const double ox = core["canvas"]["originX"].get<double>(), oy = core["canvas"]["originY"].get<double>();
   const double ppu = core["canvas"]["pixelsPerUnit"].get<double>();
 
@@ -129,15 +142,38 @@ int main(int argc, char** argv) {
     for (const auto& k : d["masks"])
       if (k.get<int>() >= 0) masks.push_back(k.get<std::uint32_t>());
     const int flags = d["constantFlags"].get<int>();
-    const int blend = (flags & 1) ? 1 : (flags & 2) ? 2 : 0;
-    const bool differs = d["id"].get<std::string>() != mesh.id || masks != mesh.mask_meshes || blend != mesh.blend ||
+    // Core 6 reports every drawable's blend mode (before moc3 version 6, from the flags).
+    const int mode = d.contains("blendMode") && !d["blendMode"].is_null() ? d["blendMode"].get<int>()
+                                                                         : ((flags & 1) ? 1 : (flags & 2) ? 2 : 0);
+    const bool differs = d["id"].get<std::string>() != mesh.id || masks != mesh.mask_meshes ||
+                         (mode & 0xff) != mesh.blend || ((mode >> 8) & 0xff) != mesh.alpha_blend ||
                          ((flags & 4) == 0) != mesh.culling || ((flags & 8) != 0) != mesh.invert_mask ||
                          d["texture"].get<int>() != mesh.texture_page;
     if (differs && constants++ < 3) std::printf("  constant data differs: drawable %u (%s)\n", m, mesh.id.c_str());
   }
 
-  Worst vertex, opacity, color;
-  First first_vertex, first_opacity;
+  if (offscreen_parts.size() != no) {
+    std::printf("  constant data differs: the Core has %zu offscreens, the import %zu isolated parts\n", no, offscreen_parts.size());
+    ++constants;
+  }
+  for (std::size_t k = 0; k < no && k < offscreen_parts.size(); ++k) {
+    const auto& o = core["offscreens"][k];
+    const p2l::Part& part = rig.parts[offscreen_parts[k]];
+    const p2l::Composite& c = made.model->part_group_composite(offscreen_parts[k]);
+    std::vector<std::uint32_t> masks;
+    for (const auto& m : o["masks"])
+      if (m.get<int>() >= 0) masks.push_back(m.get<std::uint32_t>());
+    std::vector<std::uint32_t> ours(c.mask_meshes.begin(), c.mask_meshes.end());
+    const int mode = o["blendMode"].get<int>(), flags = o["constantFlags"].get<int>();
+    if ((o["owner"].get<std::uint32_t>() != offscreen_parts[k] || (mode & 0xff) != c.blend ||
+         ((mode >> 8) & 0xff) != c.alpha_blend || masks != ours || ((flags & 8) != 0) != c.invert_mask) &&
+        constants++ < 3)
+      std::printf("  constant data differs: offscreen %zu (part %s)\n", k, part.id.c_str());
+  }
+
+  Worst vertex, opacity, color, offscreen_opacity, offscreen_color;
+  std::size_t offscreens_shown = 0, places = 0;
+  First first_vertex, first_opacity, first_offscreen;
   std::size_t visibility = 0, draw_order = 0, render_order = 0, poses = 0, shown = 0, floats_total = 0, floats_exact = 0;
   const auto& core_poses = core["poses"];
   for (std::size_t k = 0; k < core_poses.size(); ++k) {
@@ -191,6 +227,28 @@ int main(int argc, char** argv) {
                     k, rig.meshes[m].id.c_str(), visible ? "shows" : "hides", ours ? "shows" : "hides",
                     double(in.opacity(m)), double(core_opacity[m]));
     }
+    // Offscreens: opacity and colours while their part is shown (a hidden one keeps what it
+    // had, as in the Core), and every render place.
+    const float* core_off = at + nd * 9 + np + nparts;  // [at] has passed the vertices
+    for (std::size_t o = 0; o < no && o < offscreen_parts.size(); ++o) {
+      const std::uint32_t part = offscreen_parts[o];
+      if (!in.state().cubism.part_on[part]) continue;
+      const p2l::GroupComposite& g = in.part_composite(part);
+      offscreen_opacity.see(std::fabs(double(g.opacity) - core_off[o]), k, static_cast<std::uint32_t>(o));
+      first_offscreen.see(!(std::fabs(double(g.opacity) - core_off[o]) <= opacity_bound), k, static_cast<std::uint32_t>(o), 0,
+                          g.opacity, 0, core_off[o], 0);
+      for (int c = 0; c < 3; ++c) {
+        offscreen_color.see(std::fabs(double(g.multiply[c]) - core_off[no + 4 * o + c]), k, static_cast<std::uint32_t>(o));
+        offscreen_color.see(std::fabs(double(g.screen[c]) - core_off[5 * no + 4 * o + c]), k, static_cast<std::uint32_t>(o));
+      }
+      ++offscreens_shown;
+    }
+    if (no > 0) {
+      const auto orders = in.cubism_render_orders();
+      bool same = orders.size() == pose["renderOrder"].size();
+      for (std::size_t i = 0; same && i < orders.size(); ++i) same = orders[i] == pose["renderOrder"][i].get<int>();
+      if (!same && places++ < 3) std::printf("  render places differ: pose %zu\n", k);
+    }
     std::sort(theirs.begin(), theirs.end());
     for (std::uint32_t m : in.render_order())
       if ((in.changes(m) & p2l::kMeshVisible) != 0) ours_visible.push_back(m);
@@ -205,7 +263,8 @@ int main(int argc, char** argv) {
                        : std::string();
   };
   const bool ok = vertex.value <= vertex_bound && opacity.value <= opacity_bound && color.value <= color_bound &&
-                  visibility == 0 && draw_order == 0 && render_order == 0 && constants == 0 && poses > 0;
+                  visibility == 0 && draw_order == 0 && render_order == 0 && constants == 0 && poses > 0 &&
+                  offscreen_opacity.value <= opacity_bound && offscreen_color.value <= color_bound && places == 0;
   std::printf("%s: %zu poses x %zu drawables against Cubism Core %s (moc3 version %d)\n", name.c_str(), poses, nd,
               core["core"].get<std::string>().c_str(), core["mocVersion"].get<int>());
   std::printf("  vertex   %.3g units%s; bound %.3g; %.4f%% of the coordinates equal to the bit\n", vertex.value,
@@ -214,6 +273,11 @@ int main(int argc, char** argv) {
   std::printf("  colours  %.3g%s; bound %.3g\n", color.value, where(color).c_str(), color_bound);
   std::printf("  visibility %zu, draw order %zu (of %zu shown), render order %zu poses, constant data %zu\n", visibility,
               draw_order, shown, render_order, constants);
+  if (no > 0)
+    std::printf("  offscreens %zu: opacity %.3g (offscreen %u, pose %zu), colours %.3g, over %zu shown; render places "
+                "(drawables and offscreens) differ in %zu poses\n",
+                no, offscreen_opacity.value, offscreen_opacity.drawable, offscreen_opacity.pose, offscreen_color.value,
+                offscreens_shown, places);
   if (first_vertex.seen)
     std::printf("  first vertex past the bound: pose %zu, %s vertex %zu: p2lrt (%.9g, %.9g), the Core (%.9g, %.9g)\n",
                 first_vertex.pose, ids[first_vertex.drawable]["id"].get<std::string>().c_str(), first_vertex.vertex,
@@ -221,6 +285,10 @@ int main(int argc, char** argv) {
   if (first_opacity.seen)
     std::printf("  first opacity past the bound: pose %zu, %s: p2lrt %.9g, the Core %.9g\n", first_opacity.pose,
                 ids[first_opacity.drawable]["id"].get<std::string>().c_str(), first_opacity.ours[0], first_opacity.core[0]);
+  if (first_offscreen.seen)
+    std::printf("  first offscreen opacity past the bound: pose %zu, offscreen %u (part %s): p2lrt %.9g, the Core %.9g\n",
+                first_offscreen.pose, first_offscreen.drawable, rig.parts[offscreen_parts[first_offscreen.drawable]].id.c_str(),
+                first_offscreen.ours[0], first_offscreen.core[0]);
   std::printf("  %s\n", ok ? "PASS" : "FAIL");
   if (row)
     std::printf("| %s | %d | %zu | %.2g | %.4f%% | %.2g | %.2g | %zu | %zu | %zu | %zu | %s |\n", name.c_str(),
