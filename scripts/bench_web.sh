@@ -7,7 +7,7 @@
 # (Release), fetches the Core into the cache outside the repository and imports the model into
 # build-webbench/. Licences: nothing from the Core's package, nor anything derived from a model,
 # may enter the repository - everything here stays in build-webbench/.
-#   scripts/bench_web.sh [MODEL.model3.json] [--frames 1000] [--reps 5] [--warmup 200] [--seed 1] [--clip ID] [--only p2l|core]
+#   scripts/bench_web.sh [MODEL.model3.json] [--core CORE.js] [--frames 1000] [--reps 5] [--warmup 200] [--seed 1] [--clip ID] [--only p2l|core]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=build-webbench
@@ -24,6 +24,12 @@ model=$core/characters/haru_greeter_pro_jp/runtime/haru_greeter_t03.model3.json
 if [[ "${1:-}" == *.model3.json ]]; then
   model=$1
   shift
+fi
+# --core FILE: another official Core's .js (5.x, 6.x: moc3 version 6 needs Core 6), from a cache
+# outside the repository, e.g. ~/.cache/p2lrt/cores/core-6.0.1.js.
+if [[ "${1:-}" == --core ]]; then
+  core=${2:?--core needs a file}
+  shift 2
 fi
 rig=$BUILD/$(basename "$model" .model3.json).p2lrt
 # The import reports what it approximates (for Haru: motions listed twice, a curve for a missing part).

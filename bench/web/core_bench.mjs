@@ -43,11 +43,12 @@ for (let i = 0; i < args.length; i++) {
 }
 const [wasmPath, rigPath, modelPath, corePackage] = positional;
 if (!corePackage || !(options.frames > 0) || !(options.reps > 0) || !(options.warmup >= 0)) {
-  console.error('usage: node core_bench.mjs WASM MODEL.p2lrt MODEL.model3.json CORE_PACKAGE_DIR [--frames N] [--reps N] ' +
+  console.error('usage: node core_bench.mjs WASM MODEL.p2lrt MODEL.model3.json CORE_PACKAGE_DIR|CORE.js [--frames N] [--reps N] ' +
                 '[--warmup N] [--seed N] [--clip ID] [--only p2l|core] [--native P2LRT]');
   process.exit(2);
 }
-const coreJs = path.join(corePackage, 'live2dcubismcore.min.js');
+// A folder (npm's package) or a Core's .js file itself (Core 5 and 6, from a cache: not on npm).
+const coreJs = corePackage.endsWith('.js') ? corePackage : path.join(corePackage, 'live2dcubismcore.min.js');
 // The model's moc3 (and pose3, whose parts p2lrt's evaluate shows or hides and the Core alone
 // does not) as its model3.json names them.
 const modelJson = JSON.parse(readFileSync(modelPath, 'utf8'));
@@ -61,7 +62,17 @@ const loadCore = vm.runInThisContext(
   { filename: coreJs });
 const Core = loadCore(path.dirname(path.resolve(coreJs)), path.resolve(coreJs), require);
 const mocBytes = readFileSync(mocPath);
-const moc = Core.Moc.fromArrayBuffer(mocBytes.buffer.slice(mocBytes.byteOffset, mocBytes.byteOffset + mocBytes.length));
+// Cores 5 and 6 start their WebAssembly asynchronously: calls before that throw a TypeError.
+let moc = null;
+for (let tries = 0; ; ++tries) {
+  try {
+    moc = Core.Moc.fromArrayBuffer(mocBytes.buffer.slice(mocBytes.byteOffset, mocBytes.byteOffset + mocBytes.length));
+    break;
+  } catch (e) {
+    if (!(e instanceof TypeError) || tries > 500) throw e;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
 if (!moc) throw new Error(`${mocPath}: the Core refuses this moc3`);
 const model = Core.Model.fromMoc(moc);
 const coreParams = model.parameters, drawables = model.drawables, canvas = model.canvasinfo;
@@ -245,7 +256,7 @@ console.log(`${modelName} (${drawables.count} drawables, ${drawables.vertexCount
             `${n} parameters) - node ${process.version}, ${options.reps} x ${F} frames after ${options.warmup} warm-up, seed ${options.seed}; ` +
             `load average ${loadBefore.toFixed(2)} before timing, ${loadAfter.toFixed(2)} after (${os.cpus().length} CPUs)`);
 console.log(`  p2lrt ${runtime.version} wasm: ${wasmPath} ${statSync(wasmPath).size} bytes (${kib(statSync(wasmPath).size)}, gzip -9 ${kib(gz(wasmPath))})`);
-console.log(`  Cubism Core ${coreVersion} (JavaScript, no WebAssembly): live2dcubismcore.min.js ${statSync(coreJs).size} bytes ` +
+console.log(`  Cubism Core ${coreVersion} (JavaScript): ${path.basename(coreJs)} ${statSync(coreJs).size} bytes ` +
             `(${kib(statSync(coreJs).size)}, gzip -9 ${kib(gz(coreJs))})`);
 console.log(`  memory: p2lrt wasm memory ${kib(memoryBefore)} before loading, ${kib(memoryAfter)} after loading the rig ` +
             `(${rigPath} ${kib(statSync(rigPath).size)}); Core heap ${kib(coreValues.buffer.byteLength)} (fixed emscripten heap; moc3 ${kib(mocBytes.length)})`);

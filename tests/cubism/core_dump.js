@@ -20,7 +20,10 @@
 // render orders and dynamic flags) and OUT_PREFIX.bin: per pose, float32 little-endian, the
 // vertex positions of every drawable in the Core's model units (y up), then D opacities,
 // D x 4 multiply colours, D x 4 screen colours, P parameter values read back after the
-// update and the part opacities read back.
+// update and the part opacities read back; with offscreens (Core 6, moc3 version 6) then O
+// offscreen opacities, O x 4 multiply and O x 4 screen colours. The JSON then also lists the
+// offscreens (owner part, blend mode, constant flags, masks), and each pose's render order
+// covers drawables and offscreens (csmGetRenderOrders).
 'use strict';
 const fs = require('fs');
 const path = require('path');
@@ -110,7 +113,7 @@ function poseValues(p, count, random) {
   const consistent = typeof check === 'function' ? (check.call(moc, buffer) ? 1 : 0) : undefined;
   const model = Core.Model.fromMoc(moc);
   const canvas = model.canvasinfo;
-  const p = model.parameters, parts = model.parts, d = model.drawables;
+  const p = model.parameters, parts = model.parts, d = model.drawables, off = model.offscreens;
   const version = Core.Version.csmGetVersion();
   const renderOrders = () => (typeof model.getRenderOrders === 'function' ? model.getRenderOrders() : d.renderOrders);
   const out = {
@@ -129,6 +132,9 @@ function poseValues(p, count, random) {
       id: d.ids[i], vertexCount: d.vertexCounts[i], indexCount: d.indexCounts[i], constantFlags: d.constantFlags[i],
       texture: d.textureIndices[i], parentPart: d.parentPartIndices ? d.parentPartIndices[i] : -1,
       masks: Array.from(d.masks[i]), blendMode: d.blendModes ? d.blendModes[i] : undefined })),
+    offscreens: Array.from({ length: off ? off.count : 0 }, (_, i) => ({
+      owner: off.ownerIndices[i], blendMode: off.blendModes[i], constantFlags: off.constantFlags[i],
+      masks: Array.from(off.masks[i]) })),
     poses: [],
   };
   const values = poseValues(p, options.poses, splitmix(options.seed));
@@ -154,6 +160,7 @@ function poseValues(p, count, random) {
     const floats = [];
     for (let i = 0; i < d.count; ++i) floats.push(d.vertexPositions[i]);
     floats.push(d.opacities, d.multiplyColors, d.screenColors, p.values, parts.opacities);
+    if (off && off.count > 0) floats.push(off.opacities, off.multiplyColors, off.screenColors);
     for (const f of floats) chunks.push(Buffer.from(new Float32Array(f).buffer));
     d.resetDynamicFlags();
   });
