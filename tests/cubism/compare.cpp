@@ -227,12 +227,12 @@ int main(int argc, char** argv) {
                     k, rig.meshes[m].id.c_str(), visible ? "shows" : "hides", ours ? "shows" : "hides",
                     double(in.opacity(m)), double(core_opacity[m]));
     }
-    // Offscreens: opacity and colours while their part is shown (a hidden one keeps what it
-    // had, as in the Core), and every render place.
+    // Offscreens: opacity and colours (a hidden one keeps what it had, as in the Core), and
+    // every render place.
     const float* core_off = at + nd * 9 + np + nparts;  // [at] has passed the vertices
     for (std::size_t o = 0; o < no && o < offscreen_parts.size(); ++o) {
       const std::uint32_t part = offscreen_parts[o];
-      if (!in.state().cubism.part_on[part]) continue;
+      offscreens_shown += in.state().cubism.part_on[part];
       const p2l::GroupComposite& g = in.part_composite(part);
       offscreen_opacity.see(std::fabs(double(g.opacity) - core_off[o]), k, static_cast<std::uint32_t>(o));
       first_offscreen.see(!(std::fabs(double(g.opacity) - core_off[o]) <= opacity_bound), k, static_cast<std::uint32_t>(o), 0,
@@ -241,7 +241,6 @@ int main(int argc, char** argv) {
         offscreen_color.see(std::fabs(double(g.multiply[c]) - core_off[no + 4 * o + c]), k, static_cast<std::uint32_t>(o));
         offscreen_color.see(std::fabs(double(g.screen[c]) - core_off[5 * no + 4 * o + c]), k, static_cast<std::uint32_t>(o));
       }
-      ++offscreens_shown;
     }
     if (no > 0) {
       const auto orders = in.cubism_render_orders();
@@ -274,7 +273,7 @@ int main(int argc, char** argv) {
   std::printf("  visibility %zu, draw order %zu (of %zu shown), render order %zu poses, constant data %zu\n", visibility,
               draw_order, shown, render_order, constants);
   if (no > 0)
-    std::printf("  offscreens %zu: opacity %.3g (offscreen %u, pose %zu), colours %.3g, over %zu shown; render places "
+    std::printf("  offscreens %zu: opacity %.3g (offscreen %u, pose %zu), colours %.3g (%zu of them shown); render places "
                 "(drawables and offscreens) differ in %zu poses\n",
                 no, offscreen_opacity.value, offscreen_opacity.drawable, offscreen_opacity.pose, offscreen_color.value,
                 offscreens_shown, places);
