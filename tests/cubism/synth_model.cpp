@@ -1947,6 +1947,7 @@ bool Features::set(std::string_view name) {
     const bool on = name == "all";
     for (const auto& f : kFeatureNames) this->*f.flag = on;
     eps_exact = false;  // see Features::eps_exact
+    blend_sweep = false;  // see Features::blend_sweep
     return true;
   }
   if (name == "full-keys") {

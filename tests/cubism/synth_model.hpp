@@ -119,7 +119,7 @@ struct Features {
   bool blend_sweep = false;         // with offscreens and blend-modes: 18 more offscreen parts
                                     // and meshes up to 90, so that one model has every (colour,
                                     // alpha) pair on a mesh and every colour and alpha mode on an
-                                    // offscreen
+                                    // offscreen (not in "all": it only makes the model bigger)
   bool offscreen_shapes = false;    // blend shapes on offscreens (opacity and colour deltas; turns
                                     // blend on)
 
