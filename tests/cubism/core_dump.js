@@ -20,10 +20,14 @@
 // render orders and dynamic flags) and OUT_PREFIX.bin: per pose, float32 little-endian, the
 // vertex positions of every drawable in the Core's model units (y up), then D opacities,
 // D x 4 multiply colours, D x 4 screen colours, P parameter values read back after the
-// update and the part opacities read back; with offscreens (Core 6, moc3 version 6) then O
-// offscreen opacities, O x 4 multiply and O x 4 screen colours. The JSON then also lists the
-// offscreens (owner part, blend mode, constant flags, masks), and each pose's render order
-// covers drawables and offscreens (csmGetRenderOrders).
+// update and the part opacities read back.
+//
+// With offscreens (Core 6.x, moc3 version 6; nothing of this is written when the model has
+// none, so the dumps of older files stay as they were): the JSON also has "offscreens" (per
+// offscreen its owner part, blendMode = colour blend | alpha blend << 8, constantFlags and
+// masks) and per part its "offscreen" index (-1 none); the render orders of each pose then
+// hold D + O entries (drawables, then offscreens); the .bin has after each pose's floats the
+// O offscreen opacities, O x 4 multiply and O x 4 screen colours.
 'use strict';
 const fs = require('fs');
 const path = require('path');
@@ -113,7 +117,8 @@ function poseValues(p, count, random) {
   const consistent = typeof check === 'function' ? (check.call(moc, buffer) ? 1 : 0) : undefined;
   const model = Core.Model.fromMoc(moc);
   const canvas = model.canvasinfo;
-  const p = model.parameters, parts = model.parts, d = model.drawables, off = model.offscreens;
+  const p = model.parameters, parts = model.parts, d = model.drawables;
+  const o = model.offscreens && model.offscreens.count > 0 ? model.offscreens : null;
   const version = Core.Version.csmGetVersion();
   const renderOrders = () => (typeof model.getRenderOrders === 'function' ? model.getRenderOrders() : d.renderOrders);
   const out = {
@@ -132,11 +137,19 @@ function poseValues(p, count, random) {
       id: d.ids[i], vertexCount: d.vertexCounts[i], indexCount: d.indexCounts[i], constantFlags: d.constantFlags[i],
       texture: d.textureIndices[i], parentPart: d.parentPartIndices ? d.parentPartIndices[i] : -1,
       masks: Array.from(d.masks[i]), blendMode: d.blendModes ? d.blendModes[i] : undefined })),
-    offscreens: Array.from({ length: off ? off.count : 0 }, (_, i) => ({
-      owner: off.ownerIndices[i], blendMode: off.blendModes[i], constantFlags: off.constantFlags[i],
-      masks: Array.from(off.masks[i]) })),
     poses: [],
   };
+  if (o) {
+    // (the JavaScript Core's blend-mode views are 2 x count long; entry i is offscreen i's)
+    out.parts.forEach((part, i) => { part.offscreen = parts.offscreenIndices[i]; });
+    out.offscreens = Array.from({ length: o.count }, (_, i) => ({
+      owner: o.ownerIndices[i], blendMode: o.blendModes[i], constantFlags: o.constantFlags[i],
+      masks: Array.from(o.masks[i]) }));
+    // ("poses" stays the last key, after "offscreens")
+    const poses = out.poses;
+    delete out.poses;
+    out.poses = poses;
+  }
   const values = poseValues(p, options.poses, splitmix(options.seed));
   const random = splitmix(options.seed + 1000003);
   const chunks = [];
@@ -160,14 +173,15 @@ function poseValues(p, count, random) {
     const floats = [];
     for (let i = 0; i < d.count; ++i) floats.push(d.vertexPositions[i]);
     floats.push(d.opacities, d.multiplyColors, d.screenColors, p.values, parts.opacities);
-    if (off && off.count > 0) floats.push(off.opacities, off.multiplyColors, off.screenColors);
+    if (o) floats.push(o.opacities, o.multiplyColors, o.screenColors);
     for (const f of floats) chunks.push(Buffer.from(new Float32Array(f).buffer));
     d.resetDynamicFlags();
   });
   fs.writeFileSync(`${outPrefix}.json`, JSON.stringify(out));
   fs.writeFileSync(`${outPrefix}.bin`, Buffer.concat(chunks));
   const verdict = consistent === undefined ? '' : consistent ? ', consistent' : ', NOT consistent (csmHasMocConsistency)';
-  console.error(`core_dump: Core ${out.core}, moc3 version ${out.mocVersion}${verdict}, ${d.count} drawables, ${values.length} poses -> ${outPrefix}.json, .bin`);
+  const offscreens = o ? `, ${o.count} offscreens` : '';
+  console.error(`core_dump: Core ${out.core}, moc3 version ${out.mocVersion}${verdict}, ${d.count} drawables${offscreens}, ${values.length} poses -> ${outPrefix}.json, .bin`);
 })().catch((e) => {
   console.error(`core_dump: ${e.message || e}`);
   process.exit(1);

@@ -1,6 +1,6 @@
 // Writes a seeded synthetic .moc3 (tests/cubism/synth_model.hpp) for the fidelity check
 // against the official Cubism Core on content the sample models lack.
-//   p2l_make_moc3 SEED OUT.moc3 [--version 3|4|5] [--features LIST] [--dump]
+//   p2l_make_moc3 SEED OUT.moc3 [--version 3|4|5|6] [--features LIST] [--dump]
 // LIST: comma-separated feature names, applied in order: NAME turns one on, no-NAME off,
 // "none" / "all" / "default" set every one (e.g. "none,colors" isolates keyform colours).
 #include <algorithm>
@@ -15,7 +15,7 @@
 namespace {
 
 int usage() {
-  std::fprintf(stderr, "usage: p2l_make_moc3 SEED OUT.moc3 [--version 3|4|5] [--features LIST] [--dump]\nfeatures: %s\n",
+  std::fprintf(stderr, "usage: p2l_make_moc3 SEED OUT.moc3 [--version 3|4|5|6] [--features LIST] [--dump]\nfeatures: %s\n",
                p2l_test::synth::Features::names().c_str());
   return 2;
 }
@@ -40,7 +40,7 @@ int main(int argc, char** argv) {
     if (i + 1 >= argc) return usage();
     const std::string_view value = argv[++i];
     if (arg == "--version") {
-      if (value != "3" && value != "4" && value != "5") return usage();
+      if (value != "3" && value != "4" && value != "5" && value != "6") return usage();
       version = value[0] - '0';
     } else if (arg == "--features") {
       for (std::size_t at = 0; at <= value.size();) {

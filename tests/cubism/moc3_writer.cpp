@@ -14,7 +14,7 @@ struct Slot {
   Count count;
 };
 
-// Slots 2..151 (version 1 up to version 5); slot 0 is the count table, slot 1 the canvas.
+// Slots 2..166 (version 1 up to version 6); slot 0 is the count table, slot 1 the canvas.
 constexpr Slot kSlots[] = {
     // 2-9 parts: runtime, ID, keyform binding, first keyform, keyform count, visible, enabled, parent
     {1, 'r', kParts}, {1, 'd', kParts}, {1, 'i', kParts}, {1, 'i', kParts}, {1, 'i', kParts}, {1, 'b', kParts},
@@ -94,18 +94,36 @@ constexpr Slot kSlots[] = {
     {5, 'i', kBlendShapesParts}, {5, 'i', kBlendShapesParts}, {5, 'i', kBlendShapesParts},
     {5, 'i', kBlendShapesRotations}, {5, 'i', kBlendShapesRotations}, {5, 'i', kBlendShapesRotations},
     {5, 'i', kBlendShapesGlue}, {5, 'i', kBlendShapesGlue}, {5, 'i', kBlendShapesGlue},
+    // 152 (version 6) part -> offscreen (-1 none); 153 art-mesh blend mode (colour | alpha << 8)
+    {6, 'i', kParts}, {6, 'i', kArtMeshes},
+    // 154-159 offscreens: runtime (mask list pointers), owner part, constant flags, blend mode,
+    // first mask entry, mask entry count
+    {6, 'r', kOffscreens}, {6, 'i', kOffscreens}, {6, 'c', kOffscreens}, {6, 'i', kOffscreens},
+    {6, 'i', kOffscreens}, {6, 'i', kOffscreens},
+    // 160 per part keyform: its offscreen keyform (-1 when the part owns none)
+    {6, 'i', kPartKeyforms},
+    // 161-163 offscreen keyforms: opacity, multiply colour entry, screen colour entry
+    {6, 'f', kOffscreenKeyforms}, {6, 'i', kOffscreenKeyforms}, {6, 'i', kOffscreenKeyforms},
+    // 164-166 blend shapes on offscreens: target, first blend-shape keyform binding, count
+    {6, 'i', kBlendShapesOffscreens}, {6, 'i', kBlendShapesOffscreens}, {6, 'i', kBlendShapesOffscreens},
 };
 constexpr int kFirstSlot = 2;
 constexpr int kLastSlot = kFirstSlot + static_cast<int>(std::size(kSlots)) - 1;
-static_assert(kLastSlot == 151, "slots 2..151");
+static_assert(kLastSlot == 166, "slots 2..166");
 
-constexpr std::size_t kHeaderSize = 64, kTableSlots = 160, kCountTableAt = 1984, kCanvasSize = 64, kAlign = 64;
+constexpr std::size_t kHeaderSize = 64, kCanvasSize = 64, kAlign = 64;
+
+// The offset table holds 160 slots up to version 5 and 480 in version 6; an 8-byte runtime
+// slot per table slot follows it (zero in the file), then the count table: at 64 + 160 x 12 =
+// 1984, or 64 + 480 x 12 = 5824 in version 6 (moc3.md sections 2.2-2.3, 4.15).
+std::size_t table_slots(int version) { return version >= 6 ? 480 : 160; }
+std::size_t count_table_at(int version) { return kHeaderSize + table_slots(version) * 12; }
 
 // The count table grew from 128 to 256 bytes in version 5 (moc3.md section 2.4), which moves
 // the canvas block and everything after it.
 std::size_t count_table_size(int version) { return version >= 5 ? 256 : 128; }
 std::size_t count_entries(int version) {
-  return version >= 5 ? kCountEntriesV5 : version == 4 ? kBlendShapesParts : kGlueKeyforms + 1;
+  return version >= 6 ? kCountEntries : version == 5 ? kOffscreens : version == 4 ? kBlendShapesParts : kGlueKeyforms + 1;
 }
 
 std::size_t element_size(char type) {
@@ -148,30 +166,31 @@ std::vector<std::uint8_t> Writer::build(const Canvas& canvas, std::string& error
     error = id_error_;
     return {};
   }
-  if (version_ < 1 || version_ > 5) {
-    error = "the writer lays out versions 1-5 only";
+  if (version_ < 1 || version_ > 6) {
+    error = "the writer lays out versions 1-6 only";
     return {};
   }
   const std::size_t entries = count_entries(version_), table_size = count_table_size(version_);
+  const std::size_t slots = table_slots(version_), count_at = count_table_at(version_);
   for (const auto& [slot, array] : arrays_)
     if (slot < kFirstSlot || slot > kLastSlot || kSlots[slot - kFirstSlot].since > version_) {
       error = "slot " + std::to_string(slot) + " is not part of moc3 version " + std::to_string(version_);
       return {};
     }
 
-  std::vector<std::uint8_t> b(kCountTableAt + table_size + kCanvasSize, 0);
+  std::vector<std::uint8_t> b(count_at + table_size + kCanvasSize, 0);
   std::memcpy(b.data(), "MOC3", 4);
   b[4] = static_cast<std::uint8_t>(version_);  // b[5] = 0: little endian
-  put32(b, kHeaderSize, static_cast<std::uint32_t>(kCountTableAt));
-  put32(b, kHeaderSize + 4, static_cast<std::uint32_t>(kCountTableAt + table_size));
-  for (std::size_t c = 0; c < entries; ++c) put32(b, kCountTableAt + c * 4, counts_[c]);
-  const std::size_t canvas_at = kCountTableAt + table_size;
+  put32(b, kHeaderSize, static_cast<std::uint32_t>(count_at));
+  put32(b, kHeaderSize + 4, static_cast<std::uint32_t>(count_at + table_size));
+  for (std::size_t c = 0; c < entries; ++c) put32(b, count_at + c * 4, counts_[c]);
+  const std::size_t canvas_at = count_at + table_size;
   const float info[5] = {canvas.pixels_per_unit, canvas.origin_x, canvas.origin_y, canvas.width, canvas.height};
   std::memcpy(b.data() + canvas_at, info, sizeof info);
   b[canvas_at + 20] = canvas.flags;
 
   auto align = [&] { b.resize((b.size() + kAlign - 1) / kAlign * kAlign, 0); };
-  std::vector<std::uint32_t> offsets(kTableSlots, 0);
+  std::vector<std::uint32_t> offsets(slots, 0);
   for (int slot = kFirstSlot; slot <= kLastSlot; ++slot) {
     const Slot& spec = kSlots[slot - kFirstSlot];
     if (spec.since > version_) continue;
@@ -195,7 +214,7 @@ std::vector<std::uint8_t> Writer::build(const Canvas& canvas, std::string& error
     b.insert(b.end(), it->second.bytes.begin(), it->second.bytes.end());
   }
   align();
-  for (std::size_t s = kFirstSlot; s < kTableSlots; ++s) put32(b, kHeaderSize + s * 4, offsets[s]);
+  for (std::size_t s = kFirstSlot; s < slots; ++s) put32(b, kHeaderSize + s * 4, offsets[s]);
   return b;
 }
 

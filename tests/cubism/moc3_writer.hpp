@@ -1,13 +1,13 @@
-// Lays out a .moc3 file (versions 1-5) from per-slot arrays and the count table, as the
-// Cubism Editor does: 64-byte header, 160-slot offset table, zeroed runtime area up to the
-// count table at 1984, the count table (128 bytes, 256 from version 5), the 64-byte canvas
-// block, then every array
+// Lays out a .moc3 file (versions 1-6) from per-slot arrays and the count table, as the
+// Cubism Editor does: 64-byte header, 160-slot offset table (480 in version 6), zeroed runtime
+// area of 8 bytes a slot up to the count table (at 1984; 5824 in version 6), the count table
+// (128 bytes, 256 from version 5), the 64-byte canvas block, then every array
 // of the version in slot order, each on a 64-byte boundary except ID arrays (which follow
 // their runtime-space array directly), runtime spaces zero-filled at 8 bytes an element,
 // empty arrays pointing where the next array would start, the file padded to 64 bytes.
 //
-// Written from shared/research/moc3.md sections 2.1-2.9 (not from p2lrt's reader, which it
-// exists to check). build() refuses an array whose length disagrees with its count entry.
+// Written from shared/research/moc3.md sections 2.1-2.9 and 4.15 (not from p2lrt's reader,
+// which it exists to check; version 6 checked against the spans of a real Editor 5.3 file). build() refuses an array whose length disagrees with its count entry.
 #pragma once
 
 #include <cstdint>
@@ -29,7 +29,9 @@ enum Count : std::uint8_t {
   kBlendShapesArtMeshes, kBlendShapeConstraintIndices, kBlendShapeConstraints, kBlendShapeConstraintValues,
   // version 5 (Cubism 5.0)
   kBlendShapesParts, kBlendShapesRotations, kBlendShapesGlue,
-  kCountEntriesV5
+  // version 6 (Cubism 5.3)
+  kOffscreens, kOffscreenKeyforms, kBlendShapesOffscreens,
+  kCountEntries
 };
 
 struct Canvas {
@@ -61,7 +63,7 @@ class Writer {
   void put(int slot, char type, const void* data, std::size_t bytes);
 
   int version_;
-  std::uint32_t counts_[kCountEntriesV5]{};
+  std::uint32_t counts_[kCountEntries]{};
   struct Array {
     char type;
     std::vector<std::uint8_t> bytes;

@@ -3,21 +3,27 @@
 # generator features, what the fixture is for): the generator writes NAME.moc3, then each
 # official Core dumps it over the fixture pose set (core_dump.js --poses 60 --parts):
 #   Core 6.0.1 ($P2L_CORES/core-6.0.1.js)  -> NAME.json, NAME.bin          (every fixture)
-#   Core 5.1.0 ($P2L_CORES/core-5.1.0.js)  -> NAME-core51.json, .bin       (every fixture)
+#   Core 5.1.0 ($P2L_CORES/core-5.1.0.js)  -> NAME-core51.json, .bin       (versions 1-5 only:
+#                                                                            it refuses version 6)
 #   Core 4.2.2 (scripts/fetch_cubism_core.sh) -> NAME-core422.json, .bin    (versions 1-4 only:
 #                                                                            it loads no later)
 # Prints one line per file it writes. A Core that refuses a file, or (5.x) a file that fails
 # csmHasMocConsistency, stops it: a fixture must be a file the official Core accepts.
-#   record_fixtures.sh MAKE_BIN [OUT_DIR]
+#   record_fixtures.sh MAKE_BIN [OUT_DIR [NAME...]]
 # MAKE_BIN: the p2l_make_moc3 binary. OUT_DIR defaults to the fixtures folder (its .moc3 files
 # are ignored by git: the tests write them again with make_fixture_mocs.sh); another folder
-# shows whether the generator still writes the committed files (cmp the .moc3 files).
+# shows whether the generator still writes the committed files (cmp the .moc3 files). NAMEs
+# record only those fixtures of the list (e.g. a new one, leaving the others' dumps alone);
+# OUT_DIR "" is the fixtures folder.
 # P2L_CORES: the folder of the WebAssembly Cores (default ~/.cache/p2lrt/cores). Nothing of a
 # Core is written into the repository, only what it computed for our own synthetic files.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-make=${1:?usage: record_fixtures.sh MAKE_BIN [OUT_DIR]}
+make=${1:?usage: record_fixtures.sh MAKE_BIN [OUT_DIR [NAME...]]}
 out=${2:-$here/fixtures}
+shift $(($# < 2 ? $# : 2))
+declare -A only
+for name in "$@"; do only[$name]=1; done
 list=$here/fixtures/LIST.txt
 cores=${P2L_CORES:-$HOME/.cache/p2lrt/cores}
 poses=60
@@ -58,12 +64,15 @@ dump() {  # CORE_JS MOC PREFIX
 count=0
 while read -r name seed version features description; do
   [[ -z $name || $name == \#* ]] && continue
+  [[ $# -eq 0 || -n ${only[$name]:-} ]] || continue
+  unset "only[$name]"
   moc=$out/$name.moc3
   echo "$name: seed $seed, version $version, features $features"
   echo "  $("$make" "$seed" "$moc" --version "$version" --features "$features" < /dev/null)"
   dump "$core6" "$moc" "$out/$name"
-  dump "$core51" "$moc" "$out/$name-core51"
+  if [[ $version -le 5 ]]; then dump "$core51" "$moc" "$out/$name-core51"; fi
   if [[ -n $core422 && $version -le 4 ]]; then dump "$core422" "$moc" "$out/$name-core422"; fi
   count=$((count + 1))
 done < "$list"
+for name in "${!only[@]}"; do echo "record_fixtures: no fixture $name in $list" >&2; exit 1; done
 echo "record_fixtures: $count fixtures in $out ($(du -sh "$out" | cut -f1))"

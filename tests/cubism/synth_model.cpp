@@ -41,6 +41,9 @@ constexpr FeatureName kFeatureNames[] = {
     {"color-overshoot", &Features::color_overshoot}, {"constraint-extremes", &Features::constraint_extremes},
     {"decimals", &Features::decimals},         {"blend-everything", &Features::blend_everything},
     {"eps-exact", &Features::eps_exact},
+    {"offscreens", &Features::offscreens},     {"offscreen-keyforms", &Features::offscreen_keyforms},
+    {"offscreen-masks", &Features::offscreen_masks}, {"blend-modes", &Features::blend_modes},
+    {"blend-sweep", &Features::blend_sweep},   {"offscreen-shapes", &Features::offscreen_shapes},
 };
 // clang-format on
 
@@ -102,6 +105,18 @@ struct Part {
   bool visible = true, enabled = true;
   int parent = -1;
   bool owns_group = false;  // a draw-order group of its own (only with meshes under it)
+  bool offscreen = false;   // version 6: owns an offscreen (and so a group)
+  bool force_offscreen = false;  // made for Features::offscreens' structures: owns one for sure
+};
+
+// Version 6: an offscreen owned by a part, one keyform per regular keyform of the part.
+struct Offscreen {
+  int owner = 0;
+  std::uint8_t flags = 0;  // 4 double-sided, 8 inverted mask
+  std::int32_t blend = 0;  // colour blend | alpha blend << 8
+  std::vector<std::int32_t> masks;
+  std::vector<float> opacity;
+  Colors colors;
 };
 
 struct Deformer {
@@ -137,6 +152,7 @@ struct Mesh {
   std::vector<std::vector<float>> positions;
   std::vector<float> opacity, order;
   Colors colors;
+  std::int32_t blend = 0;  // version 6: colour blend | alpha blend << 8
 };
 
 struct GluePair {
@@ -159,7 +175,8 @@ struct Constraint {
 // every channel the target kind has, zero at the base key. Which vectors are filled depends
 // on the kind: warps positions, opacity, colours; meshes positions, opacity, draw order,
 // colours; rotations opacity, angle, origin, scale, colours; parts draw order; glue
-// intensity. Version 4 writes positions, opacity and draw order only.
+// intensity; offscreens (version 6) opacity, colours. Version 4 writes positions, opacity and
+// draw order only.
 struct BlendShape {
   int param = 0, set = 0;
   std::vector<std::vector<float>> deltas;  // one position delta run per key
@@ -187,6 +204,8 @@ struct Model {
   std::map<int, std::vector<BlendShape>> rotation_shapes;  // by rotation row (version 5)
   std::map<int, std::vector<BlendShape>> part_shapes;      // by part index (version 5)
   std::map<int, std::vector<BlendShape>> glue_shapes;      // by glue index (version 5)
+  std::vector<Offscreen> offscreens;                       // version 6, in owner part order
+  std::map<int, std::vector<BlendShape>> offscreen_shapes;  // by offscreen index (version 6)
   int warps = 0, rotations = 0;
   std::vector<std::string> notes;  // what the special features built, for the dump
 };
@@ -205,6 +224,11 @@ class Generator {
  public:
   Generator(std::uint64_t seed, int version, const Features& f) : rng_(seed), version_(version), f_(f) {
     if (f_.blend_everything && version_ >= 5) f_.blend = true;  // shapes need blend parameters
+    if (version_ < 6)  // the version 6 features draw nothing before version 6
+      f_.offscreens = f_.offscreen_keyforms = f_.offscreen_masks = f_.blend_modes = f_.blend_sweep =
+          f_.offscreen_shapes = false;
+    if (!f_.offscreens) f_.offscreen_keyforms = f_.offscreen_masks = f_.offscreen_shapes = f_.blend_sweep = false;
+    if (f_.offscreen_shapes) f_.blend = true;
   }
 
   Model run() {
@@ -214,10 +238,12 @@ class Generator {
     make_meshes();
     make_glue();
     make_groups();
+    if (version_ >= 6) make_offscreens();
     if (version_ >= 4) {
       make_colors();
       make_blend_shapes();
     }
+    if (version_ >= 6) make_blend_modes();
     return std::move(m_);
   }
 
@@ -372,12 +398,52 @@ class Generator {
       p.id = "Part" + std::to_string(i);
       const bool nest = rng_.chance(0.6f);
       if (i > 0 && nest && f_.nested_parts) p.parent = rng_.below(i);
-      p.binding = binding(1);
-      const float base = static_cast<float>(rng_.between(1, 9) * 100);
-      for (std::size_t k = 0; k < keyform_count(m_, p.binding); ++k) {
-        const float delta = static_cast<float>(rng_.between(-3, 3) * 50);
-        p.order.push_back(f_.draw_order ? std::clamp(base + delta, 0.0f, 1000.0f) : base);
-      }
+      part_keyforms(p);
+      m_.parts.push_back(std::move(p));
+    }
+    if (f_.offscreens) make_offscreen_parts();
+  }
+
+  // A part's binding and draw-order keyforms.
+  void part_keyforms(Part& p) {
+    p.binding = binding(1);
+    const float base = static_cast<float>(rng_.between(1, 9) * 100);
+    for (std::size_t k = 0; k < keyform_count(m_, p.binding); ++k) {
+      const float delta = static_cast<float>(rng_.between(-3, 3) * 50);
+      p.order.push_back(f_.draw_order ? std::clamp(base + delta, 0.0f, 1000.0f) : base);
+    }
+  }
+
+  // Features::offscreens: a chain of parts under a random part (or the root): an offscreen
+  // part, a plain part under it, an offscreen part under that and another directly under the
+  // last; blend-sweep adds 18 offscreen parts, each under a random earlier part. Each gets a
+  // mesh of its own (make_deformers), so that each owns something to draw.
+  void make_offscreen_parts() {
+    const int n = static_cast<int>(m_.parts.size());
+    const int top = rng_.chance(0.5f) ? -1 : rng_.below(n);
+    static constexpr bool kChain[] = {true, false, true, true};
+    int parent = top;
+    for (bool offscreen : kChain) {
+      Part p;
+      p.id = "Part" + std::to_string(m_.parts.size());
+      p.parent = parent;
+      p.force_offscreen = offscreen;
+      part_keyforms(p);
+      parent = static_cast<int>(m_.parts.size());
+      offscreen_parts_.push_back(parent);
+      m_.parts.push_back(std::move(p));
+    }
+    m_.notes.push_back("offscreen chain: part " + std::to_string(parent - 3) + " (offscreen) > " +
+                       std::to_string(parent - 2) + " > " + std::to_string(parent - 1) + " (offscreen) > " +
+                       std::to_string(parent) + " (offscreen), under part " + std::to_string(top));
+    if (!f_.blend_sweep) return;
+    for (int i = 0; i < 18; ++i) {
+      Part p;
+      p.id = "Part" + std::to_string(m_.parts.size());
+      p.parent = rng_.chance(0.3f) ? -1 : rng_.below(static_cast<int>(m_.parts.size()));
+      p.force_offscreen = true;
+      part_keyforms(p);
+      offscreen_parts_.push_back(static_cast<int>(m_.parts.size()));
       m_.parts.push_back(std::move(p));
     }
   }
@@ -501,6 +567,12 @@ class Generator {
     if (f_.tiny_scale) make_tiny_chain();
     if (f_.big_angles) make_angle_chain();
     if (f_.blend_everything && version_ >= 5) make_blend_structures();
+    // A mesh of its own in each part Features::offscreens made, at the root or under a deformer.
+    for (int owner : offscreen_parts_) {
+      const bool root = rng_.chance(0.3f);
+      const int under = rng_.below(static_cast<int>(m_.deformers.size()));
+      extra_meshes_.push_back({root ? -1 : under, owner});
+    }
   }
 
   // Features::tiny_scale. Rotations R1 (root) .. RD, a warp between two of them now and then,
@@ -698,20 +770,29 @@ class Generator {
       m_.meshes.push_back(std::move(me));
     }
     // The meshes of the special features' structures: plain, shown, keyed over whole ranges.
-    for (const auto& [parent, part] : extra_meshes_) {
-      Mesh me;
-      me.id = "ArtMesh" + std::to_string(m_.meshes.size());
-      me.parent = parent;
-      me.part = part;
-      me.flags = 4;
-      const int nx = rng_.between(1, 2), ny = rng_.between(1, 2);
-      mesh_grid(me, nx, ny);
-      me.binding = full_axis();
-      const std::size_t keyforms = keyform_count(m_, me.binding);
-      me.positions = grid_keyforms(space_of(parent), nx, ny, keyforms, 0.3f, 0.6f);
-      mesh_keyforms(me, keyforms);
-      m_.meshes.push_back(std::move(me));
+    for (const auto& [parent, part] : extra_meshes_) plain_mesh(parent, part, 2);
+    // Features::blend_sweep: meshes up to 90, one for each (colour, alpha) blend pair.
+    while (f_.blend_sweep && m_.meshes.size() < 90) {
+      const bool root = rng_.chance(0.3f);
+      const int deformer = rng_.below(static_cast<int>(m_.deformers.size()));
+      plain_mesh(root ? -1 : deformer, rng_.below(static_cast<int>(m_.parts.size())), 1);
     }
+  }
+
+  // A plain mesh (double-sided, no mask) of up to [cells] x [cells] cells keyed over a whole range.
+  void plain_mesh(int parent, int part, int cells) {
+    Mesh me;
+    me.id = "ArtMesh" + std::to_string(m_.meshes.size());
+    me.parent = parent;
+    me.part = part;
+    me.flags = 4;
+    const int nx = rng_.between(1, cells), ny = rng_.between(1, cells);
+    mesh_grid(me, nx, ny);
+    me.binding = full_axis();
+    const std::size_t keyforms = keyform_count(m_, me.binding);
+    me.positions = grid_keyforms(space_of(parent), nx, ny, keyforms, 0.3f, 0.6f);
+    mesh_keyforms(me, keyforms);
+    m_.meshes.push_back(std::move(me));
   }
 
   void make_glue() {
@@ -754,6 +835,79 @@ class Generator {
     for (std::size_t p = 0; p < m_.parts.size(); ++p) {
       const bool owns = rng_.chance(0.5f);
       m_.parts[p].owns_group = owns && subtree_meshes[p] > 0 && f_.part_groups;
+    }
+    // Version 6: offscreens on some parts with meshes below (the Editor gives each a group).
+    if (!f_.offscreens) return;
+    for (std::size_t p = 0; p < m_.parts.size(); ++p) {
+      Part& part = m_.parts[p];
+      const bool chosen = rng_.chance(0.4f);
+      part.offscreen = (chosen || part.force_offscreen) && subtree_meshes[p] > 0;
+      part.owns_group |= part.offscreen;
+    }
+  }
+
+  // Version 6: the offscreens of the parts that own one, in part order, with a keyform per
+  // regular keyform of the owner part (opacity 1, white and black unless offscreen-keyforms),
+  // double-sided or not, masks with offscreen-masks.
+  void make_offscreens() {
+    for (std::size_t p = 0; p < m_.parts.size(); ++p) {
+      if (!m_.parts[p].offscreen) continue;
+      Offscreen o;
+      o.owner = static_cast<int>(p);
+      if (rng_.chance(0.7f)) o.flags |= 4;
+      const std::size_t keyforms = m_.parts[p].order.size();
+      const bool faded = rng_.chance(0.6f);
+      for (std::size_t k = 0; k < keyforms; ++k) {
+        const float roll = rng_.unit(), value = rng_.range(0.1f, 1.0f);
+        const bool other = f_.offscreen_keyforms && faded && roll < 0.7f;
+        o.opacity.push_back(!other ? 1.0f : roll < 0.1f ? 0.0f : value);
+      }
+      fill_colors(o.colors, keyforms, f_.offscreen_keyforms);
+      const bool masked = rng_.chance(0.5f), inverted = rng_.chance(0.5f);
+      if (masked && f_.offscreen_masks) {
+        // Meshes outside the owner's subtree.
+        std::vector<int> outside;
+        for (std::size_t i = 0; i < m_.meshes.size(); ++i) {
+          bool under = false;
+          for (int q = m_.meshes[i].part; q >= 0; q = m_.parts[static_cast<std::size_t>(q)].parent)
+            under |= q == static_cast<int>(p);
+          if (!under) outside.push_back(static_cast<int>(i));
+        }
+        const int count = rng_.between(1, 2);
+        for (int k = 0; k < count && !outside.empty(); ++k) {
+          const bool none = rng_.chance(0.1f);
+          o.masks.push_back(none ? -1 : outside[static_cast<std::size_t>(rng_.below(static_cast<int>(outside.size())))]);
+        }
+        if (inverted && !o.masks.empty()) o.flags |= 8;
+      }
+      m_.offscreens.push_back(std::move(o));
+    }
+  }
+
+  // Version 6 blend modes (colour | alpha << 8). Without blend-modes, AddCompatible or
+  // MultiplyCompatible from a mesh's additive / multiplicative flag bits, Normal + Over for
+  // the rest and for offscreens. With it, meshes deal (colour, alpha) pairs from a shuffled
+  // deck of the 90 (their flag bits then say AddCompatible / MultiplyCompatible, as an older
+  // Core would read them), offscreen k takes colour (c + k) mod 18 and alpha (a + k) mod 5.
+  void make_blend_modes() {
+    if (!f_.blend_modes) {
+      for (Mesh& me : m_.meshes) me.blend = (me.flags & 1) ? 1 : (me.flags & 2) ? 2 : 0;
+      return;
+    }
+    std::vector<int> deck(90);
+    for (int i = 0; i < 90; ++i) deck[static_cast<std::size_t>(i)] = i;
+    for (std::size_t i = deck.size(); i > 1; --i)
+      std::swap(deck[i - 1], deck[static_cast<std::size_t>(rng_.below(static_cast<int>(i)))]);
+    for (std::size_t i = 0; i < m_.meshes.size(); ++i) {
+      Mesh& me = m_.meshes[i];
+      const int pair = deck[i % deck.size()], colour = pair % 18, alpha = pair / 18;
+      me.blend = colour | alpha << 8;
+      me.flags = static_cast<std::uint8_t>((me.flags & ~3) | (colour == 1 ? 1 : colour == 2 ? 2 : 0));
+    }
+    const int colour = rng_.below(18), alpha = rng_.below(5);
+    for (std::size_t k = 0; k < m_.offscreens.size(); ++k) {
+      const int c = (colour + static_cast<int>(k)) % 18, a = (alpha + static_cast<int>(k)) % 5;
+      m_.offscreens[k].blend = c | a << 8;
     }
   }
 
@@ -814,7 +968,7 @@ class Generator {
     }
   }
 
-  enum class Kind { Warp, Mesh, Rotation, Part, Glue };
+  enum class Kind { Warp, Mesh, Rotation, Part, Glue, Offscreen };
 
   // Version 5 deltas of one blend-shape key besides positions (see BlendShape). [tint]: the
   // target has colours to shift; [scale]: a rotation's own scale, which its delta is relative to.
@@ -914,6 +1068,10 @@ class Generator {
     for (std::size_t g = 0; g < m_.glues.size(); ++g)
       if (rng_.chance(everything ? 1.0f : 0.4f))
         m_.glue_shapes[static_cast<int>(g)] = shapes_for({}, 0, Kind::Glue, false, 1);
+    if (!f_.offscreen_shapes) return;
+    for (std::size_t o = 0; o < m_.offscreens.size(); ++o)
+      if (rng_.chance(everything ? 1.0f : 0.6f))
+        m_.offscreen_shapes[static_cast<int>(o)] = shapes_for({}, 0, Kind::Offscreen, true, 1);
   }
 
   // A weight limit on a normal parameter: 1-3 (value, weight) pairs, values ascending.
@@ -946,6 +1104,7 @@ class Generator {
   std::vector<std::pair<int, int>> glue_pairs_;    // meshes enabled together (see make_meshes)
   std::vector<std::pair<int, int>> extra_meshes_;  // (deformer, part) of the features' meshes
   std::vector<int> chain_;                         // the tiny-scale chain's deformers
+  std::vector<int> offscreen_parts_;               // the parts Features::offscreens made
   bool three_constraints_ = false;
 };
 
@@ -964,6 +1123,7 @@ class Serializer {
   std::vector<std::uint8_t> run(std::string& error) {
     bindings();
     parts();
+    if (version_ >= 6) offscreens();  // colour and mask entries first, as the Editor writes them
     deformers();
     meshes();
     draw_order_groups();
@@ -1004,8 +1164,12 @@ class Serializer {
            n(kBlendShapesArtMeshes) +
            (version_ >= 5 ? "+" + n(kBlendShapesRotations) + "+" + n(kBlendShapesParts) + "+" + n(kBlendShapesGlue)
                           : std::string()) +
-           " blend-shape targets" + (version_ >= 5 ? " (warps+meshes+rotations+parts+glue)" : "") + ", " +
-           n(kBlendShapeConstraints) + " constraints";
+           (version_ >= 6 ? "+" + n(kBlendShapesOffscreens) : std::string()) + " blend-shape targets" +
+           (version_ >= 6   ? " (warps+meshes+rotations+parts+glue+offscreens)"
+            : version_ >= 5 ? " (warps+meshes+rotations+parts+glue)"
+                            : "") +
+           ", " + n(kBlendShapeConstraints) + " constraints";
+    if (version_ >= 6) s += ", " + n(kOffscreens) + " offscreens (" + n(kOffscreenKeyforms) + " keyforms)";
     return s;
   }
 
@@ -1069,6 +1233,10 @@ class Serializer {
       first.push_back(static_cast<std::int32_t>(part_order_.size()));
       count.push_back(static_cast<std::int32_t>(p.order.size()));
       append(part_order_, p.order);
+      // Version 6: each regular keyform's offscreen keyform (the offscreens' keyforms are laid
+      // out in part order, one per keyform of the owner), -1 without an offscreen.
+      for (std::size_t k = 0; k < p.order.size(); ++k)
+        part_offscreen_keyform_.push_back(p.offscreen ? static_cast<std::int32_t>(offscreen_keyforms_++) : -1);
       visible.push_back(p.visible);
       enabled.push_back(p.enabled);
       parent.push_back(p.parent);
@@ -1081,6 +1249,36 @@ class Serializer {
     w_.bool32(7, visible);
     w_.bool32(8, enabled);
     w_.i32(9, parent);
+    if (version_ >= 6) {
+      std::vector<std::int32_t> offscreen(m_.parts.size(), -1);
+      for (std::size_t o = 0; o < m_.offscreens.size(); ++o)
+        offscreen[static_cast<std::size_t>(m_.offscreens[o].owner)] = static_cast<std::int32_t>(o);
+      w_.i32(152, offscreen);
+    }
+  }
+
+  // Version 6: the offscreen table and the offscreens' regular keyforms (their colour entries
+  // the first of the colour arrays, their masks the first of the mask array; blend-shape
+  // keyforms follow later).
+  void offscreens() {
+    std::vector<std::int32_t> owner, blend, first_mask, mask_count, first_colors;
+    std::vector<std::uint8_t> flags;
+    for (const Offscreen& o : m_.offscreens) {
+      owner.push_back(o.owner);
+      flags.push_back(o.flags);
+      blend.push_back(o.blend);
+      first_mask.push_back(static_cast<std::int32_t>(masks_.size()));
+      mask_count.push_back(static_cast<std::int32_t>(o.masks.size()));
+      append(masks_, o.masks);
+      append(offscreen_.opacity, o.opacity);
+      add_colors(o.colors, first_colors, offscreen_.colors);
+    }
+    w_.count(kOffscreens, m_.offscreens.size());
+    w_.i32(155, owner);
+    w_.u8(156, flags);
+    w_.i32(157, blend);
+    w_.i32(158, first_mask);
+    w_.i32(159, mask_count);
   }
 
   // One colour entry (a multiply and a screen colour); returns its index.
@@ -1184,7 +1382,8 @@ class Serializer {
   void meshes() {
     std::vector<std::string> ids;
     std::vector<std::int32_t> binding, first, count, parent_part, parent, vertices, first_uv, first_index, index_count,
-        first_mask, mask_count, colors, masks;
+        first_mask, mask_count, colors, blend;
+    std::vector<std::int32_t>& masks = masks_;
     std::vector<std::uint32_t> texture;
     std::vector<std::uint8_t> flags;
     std::vector<bool> visible, enabled;
@@ -1201,6 +1400,7 @@ class Serializer {
       parent.push_back(me.parent);
       texture.push_back(me.texture);
       flags.push_back(me.flags);
+      blend.push_back(me.blend);
       vertices.push_back(me.vertices);
       first_uv.push_back(static_cast<std::int32_t>(uvs.size()));
       append(uvs, me.uvs);
@@ -1241,6 +1441,7 @@ class Serializer {
     w_.count(kDrawableMasks, masks.size());
     w_.i32(80, masks);
     if (version_ >= 4) w_.i32(107, colors);
+    if (version_ >= 6) w_.i32(153, blend);
   }
 
   // Group 0 is the root, then one group per group-owning part in part order (so a child
@@ -1276,11 +1477,15 @@ class Serializer {
     for (auto& list : objects)
       for (std::size_t i = list.size(); i > 1; --i)
         std::swap(list[i - 1], list[static_cast<std::size_t>(rng_.below(static_cast<int>(i)))]);
-    // Meshes in each group's subtree: children come later, so sum backwards.
+    // Meshes in each group's subtree: children come later, so sum backwards. In version 6 an
+    // offscreen takes a place too (the first of its owner part's block).
     std::vector<std::int32_t> total(static_cast<std::size_t>(groups), 0);
     for (int g = groups - 1; g >= 0; --g)
       for (const Object& o : objects[static_cast<std::size_t>(g)])
-        total[static_cast<std::size_t>(g)] += o.type == 0 ? 1 : total[static_cast<std::size_t>(o.self)];
+        total[static_cast<std::size_t>(g)] +=
+            o.type == 0 ? 1
+                        : total[static_cast<std::size_t>(o.self)] +
+                              (m_.parts[static_cast<std::size_t>(o.index)].offscreen ? 1 : 0);
     std::vector<std::int32_t> first, count;
     std::vector<std::uint32_t> max_order, min_order, type;
     std::vector<std::int32_t> index, self;
@@ -1377,8 +1582,9 @@ class Serializer {
   // of its own after every regular keyform's), constraints.
   void blend_shapes() {
     const bool v5 = version_ >= 5;
-    const std::map<int, std::vector<BlendShape>>* kinds[] = {&m_.warp_shapes, &m_.mesh_shapes, &m_.part_shapes,
-                                                              &m_.rotation_shapes, &m_.glue_shapes};
+    const std::map<int, std::vector<BlendShape>>* kinds[] = {&m_.warp_shapes,     &m_.mesh_shapes,
+                                                              &m_.part_shapes,     &m_.rotation_shapes,
+                                                              &m_.glue_shapes,     &m_.offscreen_shapes};
     std::vector<std::int32_t> pb_first, pb_count, pb_base;
     bs_pb_first_.assign(m_.params.size(), 0);
     bs_pb_count_.assign(m_.params.size(), 0);
@@ -1448,6 +1654,7 @@ class Serializer {
     if (v5) {
       targets(m_.part_shapes, kBlendShapesParts, 143, [&](const BlendShape& s, std::size_t k) {
         part_order_.push_back(s.order[k]);
+        part_offscreen_keyform_.push_back(-1);  // version 6: no offscreen keyform of its own
         return part_order_.size() - 1;
       });
       targets(m_.rotation_shapes, kBlendShapesRotations, 146, [&](const BlendShape& s, std::size_t k) {
@@ -1467,6 +1674,13 @@ class Serializer {
         return glue_intensity_.size() - 1;
       });
     }
+    if (version_ >= 6)
+      targets(m_.offscreen_shapes, kBlendShapesOffscreens, 164, [&](const BlendShape& s, std::size_t k) {
+        const std::size_t index = offscreen_.opacity.size();
+        offscreen_.opacity.push_back(s.opacity[k]);
+        color(s, k, offscreen_);
+        return index;
+      });
     std::vector<std::int32_t> c_param, c_first, c_count;
     std::vector<float> c_value, c_weight;
     for (const Constraint& c : m_.constraints) {
@@ -1580,6 +1794,13 @@ class Serializer {
         w_.i32(slot++, kind->colors);
       }
     }
+    if (version_ >= 6) {
+      w_.i32(160, part_offscreen_keyform_);
+      w_.count(kOffscreenKeyforms, offscreen_.opacity.size());
+      w_.f32(161, offscreen_.opacity);
+      w_.i32(162, offscreen_.colors);
+      w_.i32(163, offscreen_.colors);
+    }
   }
 
   // The keyform arrays of one kind, filled by its section and by the blend shapes.
@@ -1599,8 +1820,11 @@ class Serializer {
   std::map<std::vector<std::int32_t>, std::int32_t> kfb_index_;
   std::vector<std::vector<std::int32_t>> pb_of_;  // [param][key set] -> parameter binding
   std::vector<std::int32_t> param_pb_first_, param_pb_count_, bs_pb_first_, bs_pb_count_;
-  KeyformArrays warp_, rotation_, mesh_;
+  KeyformArrays warp_, rotation_, mesh_, offscreen_;
   std::vector<float> part_order_, glue_intensity_;
+  std::vector<std::int32_t> masks_;                   // the drawable-mask array (offscreens' first)
+  std::vector<std::int32_t> part_offscreen_keyform_;  // version 6: slot 160, one per part keyform
+  std::size_t offscreen_keyforms_ = 0;
   std::vector<float> multiply_[3], screen_[3];
 };
 
@@ -1638,7 +1862,7 @@ std::string describe(const Model& m) {
   for (std::size_t i = 0; i < m.parts.size(); ++i) {
     const Part& p = m.parts[i];
     s += "part " + std::to_string(i) + " parent " + std::to_string(p.parent) + (p.enabled ? "" : " DISABLED") +
-         (p.visible ? "" : " INVISIBLE") + (p.owns_group ? " group" : "") + " keys " + axes(p.binding) + " order " +
+ (p.visible ? "" : " INVISIBLE") + (p.owns_group ? " group" : "") + (p.offscreen ? " offscreen" : "") + " keys " + axes(p.binding) + " order " +
          list(p.order) + "\n";
   }
   for (std::size_t i = 0; i < m.deformers.size(); ++i) {
@@ -1660,9 +1884,21 @@ std::string describe(const Model& m) {
          (me.enabled ? "" : " DISABLED") + (me.visible ? "" : " invisible") + " flags " + std::to_string(me.flags) +
          " vertices " + std::to_string(me.vertices) + " keys " + axes(me.binding) + " opacity " + list(me.opacity) +
          " order " + list(me.order);
+    if (me.blend != 0) s += " blend " + std::to_string(me.blend & 0xff) + "/" + std::to_string(me.blend >> 8);
     if (!me.masks.empty()) {
       s += " masks";
       for (std::int32_t k : me.masks) s += " " + std::to_string(k);
+    }
+    s += "\n";
+  }
+  for (std::size_t i = 0; i < m.offscreens.size(); ++i) {
+    const Offscreen& o = m.offscreens[i];
+    s += "offscreen " + std::to_string(i) + " owner part " + std::to_string(o.owner) + " flags " +
+         std::to_string(o.flags) + " blend " + std::to_string(o.blend & 0xff) + "/" + std::to_string(o.blend >> 8) +
+         " opacity " + list(o.opacity);
+    if (!o.masks.empty()) {
+      s += " masks";
+      for (std::int32_t k : o.masks) s += " " + std::to_string(k);
     }
     s += "\n";
   }
@@ -1674,7 +1910,8 @@ std::string describe(const Model& m) {
       {&m.mesh_shapes, "mesh "},
       {&m.rotation_shapes, "rotation "},
       {&m.part_shapes, "part "},
-      {&m.glue_shapes, "glue "}};
+      {&m.glue_shapes, "glue "},
+      {&m.offscreen_shapes, "offscreen "}};
   for (const auto& [shapes, kind] : kinds)
     for (const auto& [target, list_] : *shapes)
       for (const BlendShape& b : list_) {
@@ -1710,6 +1947,7 @@ bool Features::set(std::string_view name) {
     const bool on = name == "all";
     for (const auto& f : kFeatureNames) this->*f.flag = on;
     eps_exact = false;  // see Features::eps_exact
+    blend_sweep = false;  // see Features::blend_sweep
     return true;
   }
   if (name == "full-keys") {
@@ -1734,8 +1972,8 @@ std::string Features::names() {
 
 Generated generate_moc3(std::uint64_t seed, int version, const Features& features) {
   Generated out;
-  if (version < 1 || version > 5) {
-    out.error = "versions 1-5 only";
+  if (version < 1 || version > 6) {
+    out.error = "versions 1-6 only";
     return out;
   }
   const Model model = Generator(seed, version, features).run();

@@ -1,5 +1,5 @@
 // Seeded synthetic Cubism models written as valid .moc3 files (version 3 = Cubism 4.0,
-// version 4 = Cubism 4.2, version 5 = Cubism 5.0), to check p2lrt's importer against the
+// version 4 = Cubism 4.2, version 5 = Cubism 5.0, version 6 = Cubism 5.3), to check p2lrt's importer against the
 // official Core on content the sample models lack. What a model holds (each part can be
 // turned off, see Features):
 //  - 2-6 parameters (ranges like [-30,30], [0,1]; some repeat; keys covering the whole range
@@ -21,6 +21,13 @@
 //    meshes carrying opacity, draw-order and colour deltas besides positions; blend shapes
 //    on parts (draw order), rotations (angle, origin, scale, opacity, colours) and glue
 //    (intensity).
+//  - version 6: the same as version 5, every mesh with a blend mode (colour blend in the low
+//    byte, alpha blend in the next); with the version 6 features (off by default) offscreens
+//    on parts, nested (an offscreen part under an offscreen part, and with a part without one
+//    between), their keyforms (opacity, multiply and screen colour entries, one per keyform of
+//    the owner part), masks and inverted masks, blend modes, blend shapes on offscreens. The
+//    offscreen keyforms' colour entries come first in the colour arrays and the offscreens'
+//    mask entries first in the mask array, as in an Editor 5.3 file.
 // Coordinates stay sane unless a feature says otherwise: children of a warp inside its unit
 // square, rotations of scale ~1, root objects within the canvas (1.2 x 1 units, 1000 pixels a
 // unit, origin at the centre). The features off by default each build a structure the Core
@@ -93,6 +100,28 @@ struct Features {
   bool eps_exact = false;         // a key at 0 and the default exactly 10^-d beside it, so that
                                   // value - key is exactly +-epsilon (not in "all": it came
                                   // after the fixtures "all" made)
+  // Version 6 (Cubism 5.3) only: in versions 1-5 these are ignored and draw nothing, so "all"
+  // leaves the version 5 files as they were.
+  bool offscreens = false;          // parts owning an offscreen (each then owns a draw-order
+                                    // group, and the offscreen takes a place in the group totals):
+                                    // random ones and a chain offscreen > plain part > offscreen >
+                                    // offscreen, each with a mesh of its own; the offscreen's
+                                    // keyforms follow its owner part's binding
+  bool offscreen_keyforms = false;  // offscreen keyforms with opacities other than 1 (0 too) and
+                                    // multiply / screen colours that vary between keyforms
+  bool offscreen_masks = false;     // offscreens clipped by 1-2 meshes outside their subtree (a -1
+                                    // entry now and then), half of them with the inverted-mask flag
+  bool blend_modes = false;         // blend modes other than Normal + Over: meshes deal the 90
+                                    // (colour, alpha) pairs from a shuffled deck, offscreens step
+                                    // through the 18 colour and 5 alpha modes from random starts
+                                    // (without it, version 6 meshes get AddCompatible /
+                                    // MultiplyCompatible from their flags, offscreens Normal + Over)
+  bool blend_sweep = false;         // with offscreens and blend-modes: 18 more offscreen parts
+                                    // and meshes up to 90, so that one model has every (colour,
+                                    // alpha) pair on a mesh and every colour and alpha mode on an
+                                    // offscreen (not in "all": it only makes the model bigger)
+  bool offscreen_shapes = false;    // blend shapes on offscreens (opacity and colour deltas; turns
+                                    // blend on)
 
   // Applies "NAME" (on) or "no-NAME" (off); "default" (the values above), "all", "none",
   // "full-keys" (= no-partial-keys).

@@ -5,7 +5,8 @@
 // float printed so that it reads back to the same bits. With the Cubism fixtures' list
 // (tests/cubism/fixtures/LIST.txt) and a folder of their models (make_fixture_mocs.sh), each
 // fixture's moc3 too, imported under Cubism's rules (musl's trigonometry, four-point warps and
-// all), as cases cubism-NAME.
+// all), as cases cubism-NAME; a fixture that does not import is skipped when fixtures/KNOWN.txt
+// lists it (e.g. a moc3 version p2lrt does not import yet), an error otherwise.
 //   p2l_make_wasm_cases OUT_DIR [COUNT] [CUBISM_FIXTURES_DIR MOC_DIR]
 #include <algorithm>
 #include <cstdio>
@@ -13,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -137,13 +139,21 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "%s/LIST.txt cannot be read\n", fixtures.c_str());
       return 1;
     }
+    std::set<std::string> known;  // fixtures/KNOWN.txt: dumps p2lrt is known not to match
+    std::ifstream known_list(fixtures / "KNOWN.txt");
     std::string line;
+    while (std::getline(known_list, line))
+      if (!line.empty() && line[0] != '#') known.insert(line.substr(0, line.find_first_of(" \t")));
     while (std::getline(list, line)) {
       if (line.empty() || line[0] == '#') continue;
       const std::string name = line.substr(0, line.find_first_of(" \t"));
       std::ifstream in(mocs / (name + ".moc3"), std::ios::binary);
       const std::vector<std::uint8_t> moc((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
       p2l::ImportResult imported = p2l::import_moc3(moc, {p2l::CoreRules::Cubism});
+      if (!imported && known.count(name) != 0) {
+        std::fprintf(stderr, "%s does not import (KNOWN.txt): %s\n", name.c_str(), imported.error.to_string().c_str());
+        continue;
+      }
       if (!imported) {
         std::fprintf(stderr, "%s does not import: %s\n", name.c_str(), imported.error.to_string().c_str());
         return 1;
