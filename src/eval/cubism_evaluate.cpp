@@ -209,8 +209,12 @@ void evaluate_parts(const Rig& rig, const ModelPlan& plan, const CubismWeigher& 
     s.part_draw_order[pi] = order;
     // An offscreen: its keyforms (the draw group's channels, over the part's binding), its blend
     // shapes (the part's opacity and colour deltas), times the part opacities above it. While
-    // its part is hidden the Core leaves it as it was.
-    if (!isolated[pi] || !c.part_on[pi]) continue;
+    // its part is hidden the Core makes its opacity 0 and leaves its colours as they were.
+    if (!isolated[pi]) continue;
+    if (!c.part_on[pi]) {
+      s.part_composite[pi].opacity = 0.0f;
+      continue;
+    }
     const Composite& composite = *pp.composite;
     const std::span<const ChannelPlan> channels =
         pp.draw_group >= 0 ? std::span<const ChannelPlan>(plan.draw_groups[static_cast<std::size_t>(pp.draw_group)].channels)
