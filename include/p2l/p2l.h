@@ -27,9 +27,9 @@
  * used by one thread at a time, reading calls included; distinct rigs may run concurrently.
  *
  * Drawing. Textures hold straight alpha. A mesh's colour is its texel with the multiply colour
- * applied, then the screen colour, then scaled by the mesh opacity and the mask coverage; the
- * blend modes (P2L_BLEND_*) and alpha blend modes (P2L_ALPHA_*) follow Cubism 5.3 and the W3C
- * compositing specification. Hosts that isolate groups draw p2l_render_commands, where an isolated
+ * applied, then the screen colour, then scaled by the mesh opacity and the mask; the blend modes
+ * (P2L_BLEND_*) and alpha blend modes (P2L_ALPHA_*) are Cubism 5.3's, composited by the formulas
+ * of the Cubism 5 R5 Framework's blend shaders (docs/RUNTIME.md, "Compositing"). Hosts that isolate groups draw p2l_render_commands, where an isolated
  * part's meshes are drawn into a layer that is then composited by the part's group settings
  * (p2l_part_group, p2l_part_masks, p2l_part_composite); other hosts draw p2l_render_order.
  */

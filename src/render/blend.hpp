@@ -1,7 +1,8 @@
-// Per-pixel arithmetic of the software renderer: texture sampling, the W3C blend functions
-// and the compositing of a premultiplied source into a premultiplied destination by a colour
-// blend mode and an alpha blend mode (docs/RUNTIME.md, "Rendering"). Everything is float
-// and NaN-safe: every value written back to a surface is clamped to 0..1, a NaN becoming 0.
+// Per-pixel arithmetic of the software renderer: texture sampling, and the compositing of a
+// fragment into a premultiplied destination by a colour blend mode and an alpha blend mode,
+// by the formulas of the Cubism 5 R5 Framework's blend shaders (docs/RUNTIME.md, "Rendering",
+// "Compositing"; written from the formulas, not from its code). Everything is float and
+// NaN-safe: every value written back to a surface is clamped to 0..1, a NaN becoming 0.
 #pragma once
 
 #include <array>
@@ -105,174 +106,173 @@ inline float sample_alpha(const Image& t, float u, float v) {
   return (a00 + (a10 - a00) * x.t) * (1.0f - y.t) + (a01 + (a11 - a01) * x.t) * y.t;
 }
 
-// The W3C hard-light function of source [s] over backdrop [b]; overlay swaps the roles.
-inline float hard_light(float s, float b) {
-  if (s <= 0.5f) return b * 2.0f * s;
-  const float t = 2.0f * s - 1.0f;
-  return b + t - b * t;
-}
-
-// B(Cb, Cs) for a separable mode, source [s] over backdrop [b], both unpremultiplied 0..1.
-inline float blend_channel(std::uint8_t mode, float s, float b) {
+// The colour blend functions B(Cs, Cd) of the Cubism 5 R5 Framework (its colour-blend
+// shader, FragShaderSrcColorBlend.frag), source [s] and destination [d] straight colour
+// channels, not clamped. Modes 1 and 2 (and 0 with OVER) never get here: they composite by
+// fixed-function blending (composite() below).
+inline float blend_channel(std::uint8_t mode, float s, float d) {
   switch (mode) {
-    case kBlendCubismAdd:
     case kBlendAdd:
+      return min_f(s + d, 1.0f);
     case kBlendAddGlow:
-      return min_f(s + b, 1.0f);
-    case kBlendCubismMultiply:
-    case kBlendMultiply:
-      return s * b;
-    case kBlendScreen:
-      return s + b - s * b;
+      return s + d;
     case kBlendDarken:
-      return min_f(s, b);
-    case kBlendLighten:
-      return max_f(s, b);
-    case kBlendOverlay:
-      return hard_light(b, s);
-    case kBlendHardLight:
-      return hard_light(s, b);
-    case kBlendColorDodge:
-      if (b == 0.0f) return 0.0f;
-      if (s >= 1.0f) return 1.0f;
-      return min_f(b / (1.0f - s), 1.0f);
+      return min_f(s, d);
+    case kBlendMultiply:
+      return s * d;
     case kBlendColorBurn:
-      if (b >= 1.0f) return 1.0f;
-      if (s <= 0.0f) return 0.0f;
-      return 1.0f - min_f((1.0f - b) / s, 1.0f);
+      if (std::fabs(d - 1.0f) < 0.000001f) return 1.0f;
+      if (std::fabs(s) < 0.000001f) return 0.0f;
+      return 1.0f - min_f(1.0f, (1.0f - d) / s);
     case kBlendLinearBurn:
-      return max_f(s + b - 1.0f, 0.0f);
+      return max_f(0.0f, s + d - 1.0f);
+    case kBlendLighten:
+      return max_f(s, d);
+    case kBlendScreen:
+      return s + d - s * d;
+    case kBlendColorDodge:
+      if (d <= 0.0f) return 0.0f;
+      if (s == 1.0f) return 1.0f;
+      return min_f(1.0f, d / (1.0f - s));
+    case kBlendOverlay:
+      return d < 0.5f ? 2.0f * s * d : 1.0f - 2.0f * (1.0f - s) * (1.0f - d);
+    case kBlendSoftLight:
+      if (s <= 0.5f) return d - (1.0f - 2.0f * s) * d * (1.0f - d);
+      if (d <= 0.25f) return d + (2.0f * s - 1.0f) * d * ((16.0f * d - 12.0f) * d + 3.0f);
+      return d + (2.0f * s - 1.0f) * (std::sqrt(d) - d);
+    case kBlendHardLight:
+      return s < 0.5f ? 2.0f * s * d : 1.0f - 2.0f * (1.0f - s) * (1.0f - d);
     case kBlendLinearLight:
-      return clamp01(b + 2.0f * s - 1.0f);
-    case kBlendSoftLight: {
-      if (s <= 0.5f) return b - (1.0f - 2.0f * s) * b * (1.0f - b);
-      const float d = b <= 0.25f ? ((16.0f * b - 12.0f) * b + 4.0f) * b : std::sqrt(b);
-      return b + (2.0f * s - 1.0f) * (d - b);
-    }
+      return s < 0.5f ? max_f(0.0f, 2.0f * s + d - 1.0f) : min_f(1.0f, 2.0f * (s - 0.5f) + d);
     default:  // normal, and numbers past the known modes
       return s;
   }
 }
 
-// The non-separable helpers of the W3C specification (luminosity 0.3, 0.59, 0.11).
-inline float luminosity(const float c[3]) { return 0.3f * c[0] + 0.59f * c[1] + 0.11f * c[2]; }
+// The non-separable helpers of the same shader (luma 0.30, 0.59, 0.11).
+inline float luma(const float c[3]) { return 0.3f * c[0] + 0.59f * c[1] + 0.11f * c[2]; }
+inline float max3(const float c[3]) { return max_f(c[0], max_f(c[1], c[2])); }
+inline float min3(const float c[3]) { return min_f(c[0], min_f(c[1], c[2])); }
 
+// ClipColor: luma, smallest and largest channel taken once, before either step.
 inline void clip_color(float c[3]) {
-  const float l = luminosity(c);
-  const float lo = min_f(min_f(c[0], c[1]), c[2]), hi = max_f(max_f(c[0], c[1]), c[2]);
+  const float l = luma(c), lo = min3(c), hi = max3(c);
   if (lo < 0.0f)
     for (int i = 0; i < 3; ++i) c[i] = l + (c[i] - l) * l / (l - lo);
   if (hi > 1.0f)
     for (int i = 0; i < 3; ++i) c[i] = l + (c[i] - l) * (1.0f - l) / (hi - l);
 }
 
-inline void set_luminosity(float c[3], float l) {
-  const float d = l - luminosity(c);
+inline void set_luma(float c[3], float l) {
+  const float d = l - luma(c);
   for (int i = 0; i < 3; ++i) c[i] += d;
   clip_color(c);
 }
 
-inline float saturation(const float c[3]) {
-  return max_f(max_f(c[0], c[1]), c[2]) - min_f(min_f(c[0], c[1]), c[2]);
-}
-
-// [c] with saturation [s], keeping its hue: the channels ordered by value (equal values keep
-// channel order), the smallest to 0, the largest to s, the middle one scaled between.
+// SetSaturation: the largest channel to [s], the middle one scaled, the smallest to 0 (all 0
+// when the channels are equal), which channel is which decided by the shader's comparisons.
 inline void set_saturation(float c[3], float s) {
-  int order[3] = {0, 1, 2};
-  for (int i = 1; i < 3; ++i)
-    for (int j = i; j > 0 && c[order[j]] < c[order[j - 1]]; --j) {
-      const int k = order[j];
-      order[j] = order[j - 1];
-      order[j - 1] = k;
-    }
-  const int lo = order[0], mid = order[1], hi = order[2];
-  float out[3] = {0.0f, 0.0f, 0.0f};
-  if (c[hi] > c[lo]) {
-    out[mid] = (c[mid] - c[lo]) * s / (c[hi] - c[lo]);
-    out[hi] = s;
+  const float hi = max3(c), lo = min3(c);
+  const float mid = c[0] + c[1] + c[2] - hi - lo;
+  const float out_hi = lo < hi ? s : 0.0f;
+  const float out_mid = lo < hi ? (mid - lo) * s / (hi - lo) : 0.0f;
+  const float out_lo = 0.0f;
+  float r, g, b;
+  if (c[0] == hi) {
+    r = out_hi;
+    if (c[2] < c[1]) g = out_mid, b = out_lo;
+    else g = out_lo, b = out_mid;
+  } else if (c[1] == hi) {
+    g = out_hi;
+    if (c[0] < c[2]) r = out_lo, b = out_mid;
+    else r = out_mid, b = out_lo;
+  } else {
+    b = out_hi;
+    if (c[1] < c[0]) r = out_mid, g = out_lo;
+    else r = out_lo, g = out_mid;
   }
-  for (int i = 0; i < 3; ++i) c[i] = out[i];
+  c[0] = r;
+  c[1] = g;
+  c[2] = b;
 }
 
-// B(Cb, Cs) for every mode into [out]: [cs] the source colour, [cb] the backdrop's.
-inline void blend_color(std::uint8_t mode, const float cs[3], const float cb[3], float out[3]) {
+// B(Cs, Cd) for every mode into [out]: [cs] the source's straight colour, [cd] the
+// destination's.
+inline void blend_color(std::uint8_t mode, const float cs[3], const float cd[3], float out[3]) {
   if (mode == kBlendHue) {
     for (int i = 0; i < 3; ++i) out[i] = cs[i];
-    set_saturation(out, saturation(cb));
-    set_luminosity(out, luminosity(cb));
+    set_saturation(out, max3(cd) - min3(cd));
+    set_luma(out, luma(cd));
   } else if (mode == kBlendColor) {
     for (int i = 0; i < 3; ++i) out[i] = cs[i];
-    set_luminosity(out, luminosity(cb));
+    set_luma(out, luma(cd));
   } else {
-    for (int i = 0; i < 3; ++i) out[i] = blend_channel(mode, cs[i], cb[i]);
+    for (int i = 0; i < 3; ++i) out[i] = blend_channel(mode, cs[i], cd[i]);
   }
 }
 
-// Composites the premultiplied source (sr, sg, sb, sa) into the premultiplied pixel [d].
-inline void composite(std::uint8_t mode, std::uint8_t alpha, float* d, float sr, float sg, float sb, float sa) {
-  if (mode == kBlendCubismAdd) {  // any alpha mode; the destination keeps its alpha
-    d[0] = clamp01(sr + d[0]);
-    d[1] = clamp01(sg + d[1]);
-    d[2] = clamp01(sb + d[2]);
+// Whether the pair composites by the Framework's fixed-function (GL blend) path: NORMAL with
+// OVER, and ADD_COMPATIBLE and MULTIPLY_COMPATIBLE with any alpha mode.
+inline bool fixed_function(std::uint8_t mode, std::uint8_t alpha) {
+  return mode == kBlendCubismAdd || mode == kBlendCubismMultiply ||
+         ((mode == kBlendNormal || mode > kBlendColor) && (alpha == kAlphaOver || alpha > kAlphaDisjointOver));
+}
+
+// The threshold of the Framework's premultiplied-to-straight conversion.
+inline constexpr float kStraightAlphaMin = 0.00001f;
+
+// Composites a fragment into the premultiplied pixel [d]: [p] its premultiplied colour and [a]
+// its alpha (texel or layer pixel, recoloured, times opacity), [m] the mask value (1 without
+// masks). By the Cubism 5 R5 Framework:
+//  - fixed-function pairs: the source is (p·m, a·m), then GL's blend equation;
+//  - every other pair (its blend shader): Cs = p / a (0 when a < 1e-5), As = a·m, the
+//    destination made straight the same way, then AlphaBlend(ColorBlend(Cs, Cd)).
+// Every value written is clamped to 0..1 (a NaN becomes 0), as an RGBA8 target clamps.
+inline void composite(std::uint8_t mode, std::uint8_t alpha, float* d, const float p[3], float a, float m) {
+  if (mode == kBlendCubismAdd) {  // ONE, ONE / ZERO, ONE: the destination keeps its alpha
+    for (int i = 0; i < 3; ++i) d[i] = clamp01(p[i] * m + d[i]);
     return;
   }
-  if (mode == kBlendCubismMultiply) {
-    const float keep = 1.0f - sa;
-    d[0] = clamp01(sr * d[0] + d[0] * keep);
-    d[1] = clamp01(sg * d[1] + d[1] * keep);
-    d[2] = clamp01(sb * d[2] + d[2] * keep);
+  if (mode == kBlendCubismMultiply) {  // DST_COLOR, ONE_MINUS_SRC_ALPHA / ZERO, ONE
+    const float keep = 1.0f - a * m;
+    for (int i = 0; i < 3; ++i) d[i] = clamp01(p[i] * m * d[i] + d[i] * keep);
     return;
   }
-  if (mode == kBlendNormal && alpha == kAlphaOver) {
-    const float keep = 1.0f - sa;
-    d[0] = clamp01(sr + d[0] * keep);
-    d[1] = clamp01(sg + d[1] * keep);
-    d[2] = clamp01(sb + d[2] * keep);
+  if (fixed_function(mode, alpha)) {  // ONE, ONE_MINUS_SRC_ALPHA for colour and alpha
+    const float sa = a * m, keep = 1.0f - sa;
+    for (int i = 0; i < 3; ++i) d[i] = clamp01(p[i] * m + d[i] * keep);
     d[3] = clamp01(sa + d[3] * keep);
     return;
   }
-  const float da = d[3];
-  float cs[3] = {0.0f, 0.0f, 0.0f}, cb[3] = {0.0f, 0.0f, 0.0f};
-  if (sa > 0.0f) {
-    cs[0] = clamp01(sr / sa);
-    cs[1] = clamp01(sg / sa);
-    cs[2] = clamp01(sb / sa);
-  }
-  if (da > 0.0f) {
-    cb[0] = clamp01(d[0] / da);
-    cb[1] = clamp01(d[1] / da);
-    cb[2] = clamp01(d[2] / da);
-  }
+  float cs[3] = {0.0f, 0.0f, 0.0f}, cd[3] = {0.0f, 0.0f, 0.0f};
+  if (!(std::fabs(a) < kStraightAlphaMin))
+    for (int i = 0; i < 3; ++i) cs[i] = p[i] / a;
+  const float sa = a * m, da = d[3];
+  if (!(std::fabs(da) < kStraightAlphaMin))
+    for (int i = 0; i < 3; ++i) cd[i] = d[i] / da;
   float mixed[3];
-  blend_color(mode, cs, cb, mixed);
-  float overlap;
-  float fa = 1.0f, fb = 1.0f - sa;
+  blend_color(mode, cs, cd, mixed);
+  // AlphaBlend's weights of the blended colour, the source's and the destination's.
+  float both, src, dst;
   switch (alpha) {
     case kAlphaAtop:
-      overlap = sa * da;
-      fa = da;
+      both = sa * da, src = 0.0f, dst = da * (1.0f - sa);
       break;
     case kAlphaOut:
-      overlap = sa * da;
-      fa = 0.0f;
+      both = 0.0f, src = 0.0f, dst = da * (1.0f - sa);
       break;
     case kAlphaConjointOver:
-      overlap = min_f(sa, da);
-      fb = (da <= 0.0f || sa >= da) ? 0.0f : 1.0f - sa / da;
+      both = min_f(sa, da), src = max_f(sa - da, 0.0f), dst = max_f(da - sa, 0.0f);
       break;
     case kAlphaDisjointOver:
-      overlap = max_f(sa + da - 1.0f, 0.0f);
-      fb = da <= 0.0f ? 0.0f : min_f((1.0f - sa) / da, 1.0f);
+      both = max_f(sa + da - 1.0f, 0.0f), src = min_f(sa, 1.0f - da), dst = min_f(da, 1.0f - sa);
       break;
     default:  // over, and numbers past the known modes
-      overlap = sa * da;
+      both = sa * da, src = sa * (1.0f - da), dst = da * (1.0f - sa);
       break;
   }
-  const float w = sa > 0.0f ? overlap / sa : 0.0f;
-  const float s = sa * fa, b = da * fb;
-  for (int i = 0; i < 3; ++i) d[i] = clamp01(s * ((1.0f - w) * cs[i] + w * mixed[i]) + b * cb[i]);
-  d[3] = clamp01(s + b);
+  for (int i = 0; i < 3; ++i) d[i] = clamp01(mixed[i] * both + cs[i] * src + cd[i] * dst);
+  d[3] = clamp01(both + src + dst);
 }
 
 }  // namespace p2l::render

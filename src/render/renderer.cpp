@@ -210,7 +210,8 @@ class Frame {
     }
   }
 
-  // The coverage of the mask meshes [set]: per pixel the largest texture alpha among them.
+  // The coverage of the mask meshes [set]: per pixel 1 - prod(1 - a) over their texture
+  // alphas a, as the Framework's mask buffer accumulates it.
   const float* mask(std::span<const std::uint32_t> set) {
     for (MaskSlot& slot : s_.masks) {
       if (slot.frame == s_.frame && same(slot.key, set)) {
@@ -240,7 +241,7 @@ class Frame {
       if (texture == nullptr) continue;
       triangles(id, Cull::None, &slot->dirty, [&](std::size_t pixel, float u, float v) {
         const float a = sample_alpha(*texture, u, v);
-        if (a > coverage[pixel]) coverage[pixel] = a;
+        coverage[pixel] = 1.0f - (1.0f - coverage[pixel]) * (1.0f - a);
       });
     }
     return coverage;
@@ -266,16 +267,19 @@ class Frame {
       triangles(m, cull, dirty, [=, &tex](std::size_t pixel, float u, float v) {
         float s[4];
         if (!sample(tex, u, v, s)) return;
-        const float a = s[3];
+        // The Framework's premultiplied fragment: multiply, screen, then times the base colour
+        // (the opacity on all four channels).
         float c[3];
         for (std::size_t i = 0; i < 3; ++i) {
           c[i] = s[i] * multiply[i];
-          c[i] += screen[i] * a - c[i] * screen[i];
+          c[i] = (c[i] + screen[i] * s[3]) - c[i] * screen[i];
+          c[i] *= opacity;
         }
-        float k = opacity;
+        const float a = s[3] * opacity;
+        float k = 1.0f;
         if constexpr (kMasked) {
-          k *= invert ? 1.0f - coverage[pixel] : coverage[pixel];
-          if (k <= 0.0f) return;
+          k = invert ? 1.0f - coverage[pixel] : coverage[pixel];
+          if (!(k > 0.0f)) return;
         }
         float* d = target + pixel * 4;
         if constexpr (kNormalOver) {
@@ -285,11 +289,11 @@ class Frame {
           d[2] = clamp01(c[2] * k + d[2] * keep);
           d[3] = clamp01(sa + d[3] * keep);
         } else {
-          composite(blend, alpha, d, c[0] * k, c[1] * k, c[2] * k, a * k);
+          composite(blend, alpha, d, c, a, k);
         }
       });
     };
-    const bool normal_over = blend == kBlendNormal && alpha == kAlphaOver;
+    const bool normal_over = fixed_function(blend, alpha) && blend != kBlendCubismAdd && blend != kBlendCubismMultiply;
     using Yes = std::true_type;
     using No = std::false_type;
     if (coverage != nullptr)
@@ -314,18 +318,23 @@ class Frame {
         const std::size_t pixel = static_cast<std::size_t>(y) * s_.width + static_cast<std::size_t>(x);
         const float* l = layer.pixels.data() + pixel * 4;
         const float la = l[3];
-        if (la <= 0.0f) continue;
-        float k = opacity;
-        if (coverage != nullptr) k *= invert ? 1.0f - coverage[pixel] : coverage[pixel];
-        const float a = la * k;
-        if (a <= 0.0f) continue;
+        if (!(la > 0.0f)) continue;  // the composite would give the destination back
+        float k = 1.0f;
+        if (coverage != nullptr) {
+          k = invert ? 1.0f - coverage[pixel] : coverage[pixel];
+          if (!(k > 0.0f)) continue;
+        }
+        // The Framework's offscreen composite: the layer's premultiplied pixel recoloured
+        // (multiply, then screen scaled by its alpha), times the base colour (opacity on all
+        // four channels).
         float c[3];
         for (int i = 0; i < 3; ++i) {
           const auto ch = static_cast<std::size_t>(i);
-          c[i] = clamp01(l[i] / la) * multiply[ch];
-          c[i] += screen[ch] - c[i] * screen[ch];
+          c[i] = l[i] * multiply[ch];
+          c[i] = (c[i] + screen[ch] * la) - c[i] * screen[ch];
+          c[i] *= opacity;
         }
-        composite(style.blend, style.alpha_blend, target + pixel * 4, c[0] * a, c[1] * a, c[2] * a, a);
+        composite(style.blend, style.alpha_blend, target + pixel * 4, c, la * opacity, k);
       }
     }
     if (dirty != nullptr) dirty->add(r);

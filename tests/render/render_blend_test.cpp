@@ -39,28 +39,36 @@ class BlendModes : public ::testing::TestWithParam<std::tuple<int, int>> {};
 TEST_P(BlendModes, MatchTheRules) {
   const auto [mode, alpha] = GetParam();
   const p2l::Rgb white{1, 1, 1}, black{0, 0, 0};
-  for (const ColourPair& pair : kPairs) {
-    Scene scene(16, 8);
-    const std::int32_t back_page = scene.page(pair.backdrop), source_page = scene.page(pair.source);
-    const std::uint32_t back = scene.quad(0, 0, 10, 8, back_page);
-    const std::uint32_t source = scene.quad(6, 0, 16, 8, source_page);
-    scene.mesh(source).blend = static_cast<std::uint8_t>(mode);
-    scene.mesh(source).alpha_blend = static_cast<std::uint8_t>(alpha);
-    scene.mesh(source).opacity = pair.source_opacity;
-    scene.draw(back);
-    scene.draw(source);
-    Drawn drawn(scene, 16, 8);
+  // Each pair plain, then with the source masked by a mesh of alpha 150 (not drawn) and
+  // inverted: the mask scales the source's alpha after its straight conversion.
+  for (int masking = 0; masking < 3; ++masking) {
+    for (const ColourPair& pair : kPairs) {
+      Scene scene(16, 8);
+      const std::int32_t back_page = scene.page(pair.backdrop), source_page = scene.page(pair.source);
+      const std::uint32_t back = scene.quad(0, 0, 10, 8, back_page);
+      const std::uint32_t source = scene.quad(6, 0, 16, 8, source_page);
+      const std::uint32_t mask = scene.quad(0, 0, 16, 8, scene.page({9, 9, 9, 150}));
+      scene.mesh(source).blend = static_cast<std::uint8_t>(mode);
+      scene.mesh(source).alpha_blend = static_cast<std::uint8_t>(alpha);
+      scene.mesh(source).opacity = pair.source_opacity;
+      if (masking > 0) scene.mesh(source).mask_meshes = {mask};
+      scene.mesh(source).invert_mask = masking == 2;
+      scene.draw(back);
+      scene.draw(source);
+      Drawn drawn(scene, 16, 8);
 
-    const Px backdrop = composite(0, 0, fragment(pair.backdrop, white, black, 1), Px{});
-    const Px top = fragment(pair.source, white, black, pair.source_opacity);
-    const Px both = composite(mode, alpha, top, backdrop);
-    const Px alone = composite(mode, alpha, top, Px{});
-    for (bool straight : {false, true}) {
-      ASSERT_TRUE(drawn.render(straight ? p2l::kRenderStraight : 0));
-      for (std::uint32_t y : {1u, 4u, 6u}) {
-        EXPECT_TRUE(near(drawn, 2, y, backdrop, straight));
-        EXPECT_TRUE(near(drawn, 8, y, both, straight));
-        EXPECT_TRUE(near(drawn, 13, y, alone, straight));
+      const double m = masking == 0 ? 1.0 : mask_value({150 / 255.0}, masking == 2);
+      const Px backdrop = composite(0, 0, fragment(pair.backdrop, white, black, 1), Px{});
+      const Px top = fragment(pair.source, white, black, pair.source_opacity);
+      const Px both = composite(mode, alpha, top, backdrop, m);
+      const Px alone = composite(mode, alpha, top, Px{}, m);
+      for (bool straight : {false, true}) {
+        ASSERT_TRUE(drawn.render(straight ? p2l::kRenderStraight : 0));
+        for (std::uint32_t y : {1u, 4u, 6u}) {
+          EXPECT_TRUE(near(drawn, 2, y, backdrop, straight));
+          EXPECT_TRUE(near(drawn, 8, y, both, straight)) << "masking " << masking;
+          EXPECT_TRUE(near(drawn, 13, y, alone, straight)) << "masking " << masking;
+        }
       }
     }
   }
@@ -83,7 +91,7 @@ TEST(BlendModes, FixedCases) {
     ASSERT_TRUE(drawn.render());
     EXPECT_EQ(drawn.at(1, 1), (Bytes{0, 0, 0, 0}));
   }
-  // The W3C add (glow) covers transparency.
+  // Add (glow) goes through the blend shader's OVER: over transparency the source shows.
   {
     Scene scene(4, 4);
     scene.draw(scene.quad(0, 0, 4, 4, scene.page({255, 0, 0, 255})));

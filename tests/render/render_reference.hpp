@@ -9,6 +9,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <vector>
@@ -37,45 +38,45 @@ inline Px texel(Bytes c) {
   return {c[0] / 255.0 * a, c[1] / 255.0 * a, c[2] / 255.0 * a, a};
 }
 
-// The W3C separable blend functions B(Cb, Cs), numbered as P2L_BLEND_*.
-inline double separable(int mode, double cb, double cs) {
+// The colour blend functions B(Cs, Cd) of the Cubism 5 R5 Framework, as docs/RUNTIME.md
+// ("Compositing") states them, numbered as P2L_BLEND_*: [s] the source's straight channel,
+// [d] the destination's.
+inline double separable(int mode, double s, double d) {
   switch (mode) {
-    case 1:  // CUBISM_ADD
     case 3:  // ADD
+      return std::min(s + d, 1.0);
     case 4:  // ADD_GLOW
-      return std::min(1.0, cb + cs);
-    case 2:  // CUBISM_MULTIPLY
-    case 6:  // MULTIPLY
-      return cb * cs;
+      return s + d;
     case 5:  // DARKEN
-      return std::min(cb, cs);
+      return std::min(s, d);
+    case 6:  // MULTIPLY
+      return s * d;
     case 7:  // COLOR_BURN
-      if (cb == 1) return 1;
-      if (cs == 0) return 0;
-      return 1 - std::min(1.0, (1 - cb) / cs);
+      if (std::fabs(d - 1) < 1e-6) return 1;
+      if (std::fabs(s) < 1e-6) return 0;
+      return 1 - std::min(1.0, (1 - d) / s);
     case 8:  // LINEAR_BURN
-      return std::max(0.0, cb + cs - 1);
+      return std::max(0.0, s + d - 1);
     case 9:  // LIGHTEN
-      return std::max(cb, cs);
+      return std::max(s, d);
     case 10:  // SCREEN
-      return cb + cs - cb * cs;
+      return s + d - s * d;
     case 11:  // COLOR_DODGE
-      if (cb == 0) return 0;
-      if (cs == 1) return 1;
-      return std::min(1.0, cb / (1 - cs));
-    case 12:  // OVERLAY: hard light with the layers swapped
-      return cb <= 0.5 ? cs * (2 * cb) : cs + (2 * cb - 1) - cs * (2 * cb - 1);
-    case 13: {  // SOFT_LIGHT
-      if (cs <= 0.5) return cb - (1 - 2 * cs) * cb * (1 - cb);
-      const double d = cb <= 0.25 ? ((16 * cb - 12) * cb + 4) * cb : std::sqrt(cb);
-      return cb + (2 * cs - 1) * (d - cb);
-    }
+      if (d <= 0) return 0;
+      if (s == 1) return 1;
+      return std::min(1.0, d / (1 - s));
+    case 12:  // OVERLAY
+      return d < 0.5 ? 2 * s * d : 1 - 2 * (1 - s) * (1 - d);
+    case 13:  // SOFT_LIGHT
+      if (s <= 0.5) return d - (1 - 2 * s) * d * (1 - d);
+      if (d <= 0.25) return d + (2 * s - 1) * d * ((16 * d - 12) * d + 3);
+      return d + (2 * s - 1) * (std::sqrt(d) - d);
     case 14:  // HARD_LIGHT
-      return cs <= 0.5 ? cb * (2 * cs) : cb + (2 * cs - 1) - cb * (2 * cs - 1);
+      return s < 0.5 ? 2 * s * d : 1 - 2 * (1 - s) * (1 - d);
     case 15:  // LINEAR_LIGHT
-      return sat01(cb + 2 * cs - 1);
+      return s < 0.5 ? std::max(0.0, 2 * s + d - 1) : std::min(1.0, 2 * (s - 0.5) + d);
     default:  // NORMAL
-      return cs;
+      return s;
   }
 }
 
@@ -96,86 +97,96 @@ inline Rgb3 set_lum(Rgb3 c, double l) {
   return clip_color(c);
 }
 inline double sat(const Rgb3& c) { return std::max({c[0], c[1], c[2]}) - std::min({c[0], c[1], c[2]}); }
+// The docs' table: which channel takes the largest (s), the middle and the smallest (0) value.
 inline Rgb3 set_sat(const Rgb3& c, double s) {
-  // The test colours have three distinct channels.
-  const int hi = static_cast<int>(std::max_element(c.begin(), c.end()) - c.begin());
-  const int lo = static_cast<int>(std::min_element(c.begin(), c.end()) - c.begin());
-  const int mid = 3 - hi - lo;
-  Rgb3 out{0, 0, 0};
-  if (c[static_cast<std::size_t>(hi)] > c[static_cast<std::size_t>(lo)]) {
-    out[static_cast<std::size_t>(mid)] = (c[static_cast<std::size_t>(mid)] - c[static_cast<std::size_t>(lo)]) * s /
-                                         (c[static_cast<std::size_t>(hi)] - c[static_cast<std::size_t>(lo)]);
-    out[static_cast<std::size_t>(hi)] = s;
+  const double x = std::max({c[0], c[1], c[2]}), n = std::min({c[0], c[1], c[2]});
+  const double top = n < x ? s : 0;
+  const double middle = n < x ? (c[0] + c[1] + c[2] - x - n - n) * s / (x - n) : 0;
+  const double r = c[0], g = c[1], b = c[2];
+  if (r == x) return b < g ? Rgb3{top, middle, 0} : Rgb3{top, 0, middle};
+  if (g == x) return r < b ? Rgb3{0, top, middle} : Rgb3{middle, top, 0};
+  return g < r ? Rgb3{middle, 0, top} : Rgb3{0, middle, top};
+}
+
+inline Rgb3 blend(int mode, const Rgb3& cs, const Rgb3& cd) {
+  if (mode == 16) return set_lum(set_sat(cs, sat(cd)), lum(cd));  // HUE
+  if (mode == 17) return set_lum(cs, lum(cd));                    // COLOR
+  return {separable(mode, cs[0], cd[0]), separable(mode, cs[1], cd[1]), separable(mode, cs[2], cd[2])};
+}
+
+// The premultiplied-to-straight conversion: 0 below an alpha of 1e-5.
+inline Rgb3 straight_of(const Px& p) {
+  if (std::fabs(p.a) < 1e-5) return {0, 0, 0};
+  return {p.r / p.a, p.g / p.a, p.b / p.a};
+}
+
+// The fragment [s] (premultiplied, before its mask) composited into [d] by colour blend
+// [mode] and alpha blend [alpha], [m] the mask value.
+inline Px composite(int mode, int alpha, Px s, Px d, double m = 1) {
+  if (mode > 17) mode = 0;
+  if (alpha > 4) alpha = 0;
+  if (mode == 1)  // ADD_COMPATIBLE: GL ONE, ONE / ZERO, ONE
+    return {sat01(s.r * m + d.r), sat01(s.g * m + d.g), sat01(s.b * m + d.b), d.a};
+  if (mode == 2) {  // MULTIPLY_COMPATIBLE: GL DST_COLOR, ONE_MINUS_SRC_ALPHA / ZERO, ONE
+    const double keep = 1 - s.a * m;
+    return {sat01(s.r * m * d.r + d.r * keep), sat01(s.g * m * d.g + d.g * keep), sat01(s.b * m * d.b + d.b * keep), d.a};
   }
-  return out;
-}
-
-inline Rgb3 blend(int mode, const Rgb3& cb, const Rgb3& cs) {
-  if (mode == 16) return set_lum(set_sat(cs, sat(cb)), lum(cb));  // HUE
-  if (mode == 17) return set_lum(cs, lum(cb));                    // COLOR
-  return {separable(mode, cb[0], cs[0]), separable(mode, cb[1], cs[1]), separable(mode, cb[2], cs[2])};
-}
-
-// s composited over d by colour blend [mode] and alpha blend [alpha].
-inline Px composite(int mode, int alpha, Px s, Px d) {
-  if (mode == 1)  // CUBISM_ADD
-    return {sat01(s.r + d.r), sat01(s.g + d.g), sat01(s.b + d.b), d.a};
-  if (mode == 2)  // CUBISM_MULTIPLY
-    return {sat01(s.r * d.r + d.r * (1 - s.a)), sat01(s.g * d.g + d.g * (1 - s.a)), sat01(s.b * d.b + d.b * (1 - s.a)), d.a};
-  if (mode == 0 && alpha == 0)
-    return {sat01(s.r + d.r * (1 - s.a)), sat01(s.g + d.g * (1 - s.a)), sat01(s.b + d.b * (1 - s.a)), sat01(s.a + d.a * (1 - s.a))};
-  auto straight = [](const Px& p) {
-    return p.a > 0 ? Rgb3{sat01(p.r / p.a), sat01(p.g / p.a), sat01(p.b / p.a)} : Rgb3{0, 0, 0};
-  };
-  const Rgb3 cs = straight(s), cb = straight(d);
-  const Rgb3 mixed = blend(mode, cb, cs);
-  double p = s.a * d.a;
-  if (alpha == 3) p = std::min(s.a, d.a);
-  if (alpha == 4) p = std::max(s.a + d.a - 1, 0.0);
-  const double w = s.a > 0 ? p / s.a : 0;
-  double fa = 1, fb = 1 - s.a;
-  if (alpha == 1) fa = d.a;
-  if (alpha == 2) fa = 0;
-  if (alpha == 3) fb = s.a >= d.a ? 0 : 1 - s.a / d.a;
-  if (alpha == 4) fb = d.a > 0 ? std::min(1.0, (1 - s.a) / d.a) : 0;
+  if (mode == 0 && alpha == 0) {  // GL ONE, ONE_MINUS_SRC_ALPHA
+    const double keep = 1 - s.a * m;
+    return {sat01(s.r * m + d.r * keep), sat01(s.g * m + d.g * keep), sat01(s.b * m + d.b * keep), sat01(s.a * m + d.a * keep)};
+  }
+  const Rgb3 cs = straight_of(s), cd = straight_of(d);
+  const double as = s.a * m, ad = d.a;
+  const Rgb3 b = blend(mode, cs, cd);
+  double w[3];  // the weights of B, Cs and Cd
+  switch (alpha) {
+    case 1: w[0] = as * ad, w[1] = 0, w[2] = ad * (1 - as); break;                      // ATOP
+    case 2: w[0] = 0, w[1] = 0, w[2] = ad * (1 - as); break;                            // OUT
+    case 3: w[0] = std::min(as, ad), w[1] = std::max(as - ad, 0.0), w[2] = std::max(ad - as, 0.0); break;  // CONJOINT
+    case 4: w[0] = std::max(as + ad - 1, 0.0), w[1] = std::min(as, 1 - ad), w[2] = std::min(ad, 1 - as); break;  // DISJOINT
+    default: w[0] = as * ad, w[1] = as * (1 - ad), w[2] = ad * (1 - as); break;        // OVER
+  }
   Px out;
   double* rgb[3] = {&out.r, &out.g, &out.b};
-  for (std::size_t i = 0; i < 3; ++i) {
-    const double m = (1 - w) * cs[i] + w * mixed[i];
-    *rgb[i] = sat01(s.a * fa * m + d.a * fb * cb[i]);
-  }
-  out.a = sat01(s.a * fa + d.a * fb);
+  for (std::size_t i = 0; i < 3; ++i) *rgb[i] = sat01(b[i] * w[0] + cs[i] * w[1] + cd[i] * w[2]);
+  out.a = sat01(w[0] + w[1] + w[2]);
   return out;
 }
 
-// A mesh's fragment: the texel, multiply, screen, then scaled by opacity x coverage.
-inline Px fragment(Bytes c, const p2l::Rgb& multiply, const p2l::Rgb& screen, double k) {
+// A mesh's fragment before its mask: the premultiplied texel, multiply, screen scaled by the
+// texel's alpha, then times the opacity on all four channels.
+inline Px fragment(Bytes c, const p2l::Rgb& multiply, const p2l::Rgb& screen, double opacity) {
   Px t = texel(c);
   double* rgb[3] = {&t.r, &t.g, &t.b};
   for (std::size_t i = 0; i < 3; ++i) {
     double v = *rgb[i] * multiply[i];
     v = v + screen[i] * t.a - v * screen[i];
-    *rgb[i] = v * k;
+    *rgb[i] = v * opacity;
   }
-  t.a *= k;
+  t.a *= opacity;
   return t;
 }
 
-// An isolated group's layer pixel as it composites: unpremultiplied, multiply, screen, then
-// premultiplied by its alpha x opacity x coverage.
-inline Px group_fragment(Px layer, const p2l::Rgb& multiply, const p2l::Rgb& screen, double k) {
+// An isolated group's (offscreen's) layer pixel as it composites, before the group's mask:
+// the premultiplied layer pixel recoloured as a texel is, times the group's opacity.
+inline Px group_fragment(Px layer, const p2l::Rgb& multiply, const p2l::Rgb& screen, double opacity) {
   if (layer.a <= 0) return {};
-  const double a = layer.a * k;
-  Px out;
-  out.a = a;
-  const double c[3] = {sat01(layer.r / layer.a), sat01(layer.g / layer.a), sat01(layer.b / layer.a)};
+  Px out = layer;
   double* rgb[3] = {&out.r, &out.g, &out.b};
   for (std::size_t i = 0; i < 3; ++i) {
-    double v = c[i] * multiply[i];
-    v = v + screen[i] - v * screen[i];
-    *rgb[i] = v * a;
+    double v = *rgb[i] * multiply[i];
+    v = v + screen[i] * layer.a - v * screen[i];
+    *rgb[i] = v * opacity;
   }
+  out.a = layer.a * opacity;
   return out;
+}
+
+// The mask value of mask alphas [alphas]: 1 - prod(1 - a); [invert] turns it to 1 - that.
+inline double mask_value(std::initializer_list<double> alphas, bool invert = false) {
+  double keep = 1;
+  for (double a : alphas) keep *= 1 - a;
+  return invert ? keep : 1 - keep;
 }
 
 // What the RGBA8 output must hold (before rounding), 0..255.

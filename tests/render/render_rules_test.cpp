@@ -48,8 +48,9 @@ TEST(RenderColours, MultiplyScreenAndOpacity) {
 
 // Mask meshes k1 (alpha 100, x 0..8) and k2 (alpha 200, x 4..12) over a 14-pixel row;
 // X is masked by both, Y the same but inverted. The mask meshes are not drawn, have opacity
-// 0.3 and a black multiply colour, and k2 is a culled back face: none of that matters.
-TEST(RenderMasks, CoverageIsTheLargestMaskAlphaAndInverts) {
+// 0.3 and a black multiply colour, and k2 is a culled back face: none of that matters. Where
+// both cover, the mask is 1 - (1 - a1)(1 - a2), as Cubism's mask buffer accumulates it.
+TEST(RenderMasks, CoverageIsOneMinusTheProductAndInverts) {
   const Bytes colour{200, 50, 100, 255};
   Scene scene(14, 4);
   const std::uint32_t k1 = scene.quad(0, 0, 8, 4, scene.page({10, 20, 30, 100}));
@@ -70,7 +71,8 @@ TEST(RenderMasks, CoverageIsTheLargestMaskAlphaAndInverts) {
   Drawn drawn(scene, 14, 4);
   for (bool straight : {false, true}) {
     ASSERT_TRUE(drawn.render(straight ? p2l::kRenderStraight : 0));
-    const double coverage[] = {100 / 255.0, 200 / 255.0, 200 / 255.0, 0.0};
+    const double coverage[] = {mask_value({100 / 255.0}), mask_value({100 / 255.0, 200 / 255.0}),
+                               mask_value({200 / 255.0}), 0.0};
     const std::uint32_t columns[] = {2, 6, 10, 13};
     for (int i = 0; i < 4; ++i) {
       const Px masked = composite(0, 0, fragment(colour, kWhite, kBlack, coverage[i]), Px{});
@@ -159,7 +161,7 @@ TEST(RenderMasks, GroupsMaskedByPartsAndMeshes) {
     const std::uint32_t columns[] = {2, 7, 9};
     for (int i = 0; i < 3; ++i) {
       const double k = invert ? 1 - coverage[i] : coverage[i];
-      const Px expected = k > 0 ? composite(6, 0, group_fragment(layer, kWhite, kBlack, k), base) : base;
+      const Px expected = k > 0 ? composite(6, 0, group_fragment(layer, kWhite, kBlack, 1), base, k) : base;
       EXPECT_TRUE(near(drawn, columns[i], 2, expected, false)) << "invert " << invert << " column " << columns[i];
     }
   }

@@ -1,22 +1,16 @@
-// How each colour blend × alpha blend pair of include/p2l/p2l.h is drawn with WebGL2.
+// How each colour blend × alpha blend pair of include/p2l/p2l.h is drawn with WebGL2, as the
+// Cubism 5 R5 Framework draws it (docs/RUNTIME.md, "Compositing").
 //
-// Fixed-function blending computes src·F + dst·G per channel. Three rows of the compositing
-// table are exactly of that form, for every source and destination value an RGBA8 surface can
-// hold:
-//   NORMAL + OVER           rgb, a = s + d·(1 − s.a)         ONE, ONE_MINUS_SRC_ALPHA
-//   CUBISM_ADD + any        rgb = s + d, a = d.a              ONE, ONE  /  ZERO, ONE
-//   CUBISM_MULTIPLY + any   rgb = s·d + d·(1 − s.a), a = d.a  DST_COLOR, ONE_MINUS_SRC_ALPHA  /  ZERO, ONE
-// (the surface clamps to 0..1 as the rule does; the fragment's own clamp before blending only
-// matters for negative colours, which no evaluation produces.)
+// The Framework's GL blend path, fixed-function blending on the premultiplied source:
+//   NORMAL + OVER                rgb, a = s + d·(1 − s.a)         ONE, ONE_MINUS_SRC_ALPHA
+//   ADD_COMPATIBLE + any         rgb = s + d, a = d.a              ONE, ONE  /  ZERO, ONE
+//   MULTIPLY_COMPATIBLE + any    rgb = s·d + d·(1 − s.a), a = d.a  DST_COLOR, ONE_MINUS_SRC_ALPHA  /  ZERO, ONE
+// (the RGBA8 surface clamps to 0..1 as the rule does).
 //
-// Every other pair goes through the general rule, whose terms are not of that form: the blend
-// functions B(Cb, Cs) are non-linear (min, max, divisions, square roots, the hue/colour
-// helpers) and work on unpremultiplied colours clamped to 0..1, the overlap of CONJOINT and
-// DISJOINT is a min/max of the alphas. Even the pairs that reduce to fixed-function factors on
-// paper (NORMAL + ATOP or OUT, SCREEN + OVER) differ where the destination's colour exceeds its
-// alpha, which the additive modes produce and the rule's clamp of Cb = d.rgb / d.a removes.
-// Those pairs are drawn by copying the destination under the mesh's bounding box into a
-// backdrop texture and computing the whole composite in the fragment shader (shaders.js).
+// Every other pair takes the Framework's blend-shader path: the destination is copied under
+// the drawing's bounding box into a backdrop texture, and the fragment shader makes source
+// and destination straight, applies ColorBlend and AlphaBlend (shaders.js) and replaces the
+// pixel.
 
 const GL_ZERO = 0;
 const GL_ONE = 1;

@@ -1,9 +1,10 @@
 // GLSL sources of the WebGL2 renderer. Each program is a "source" (what one fragment adds:
 // a mesh's textured colour, or an isolated group's layer) combined with a "write": either the
-// source goes to fixed-function blending (the modes blend_modes.js maps exactly), or the
-// shader reads the destination from a copy (the backdrop texture) and computes the composite
-// of include/p2l/p2l.h / docs/RUNTIME.md "Compositing" itself, the same arithmetic as
-// src/render/blend.hpp, writing the result with blending off.
+// source goes to fixed-function blending (the Cubism 5 R5 Framework's GL blend path, which
+// blend_modes.js maps), or the shader reads the destination from a copy (the backdrop
+// texture) and computes the Framework's blend-shader composite (docs/RUNTIME.md
+// "Compositing") itself, the same arithmetic as src/render/blend.hpp, writing the result with
+// blending off.
 //
 // Colours are premultiplied throughout, surfaces are RGBA8 (so every write is clamped to 0..1
 // as the software renderer clamps every value it writes back).
@@ -61,8 +62,9 @@ vec4 samplePage(vec2 uv) {
 }
 `;
 
-// A mesh's fragment: texel, multiply colour, screen colour, opacity (the mask coverage is the
-// stencil test). Texels with no alpha draw nothing, as in the software renderer.
+// A mesh's fragment: premultiplied texel, multiply colour, screen colour scaled by the texel's
+// alpha, then the opacity on all four channels (the mask is the stencil test). Texels with no
+// alpha draw nothing, as in the software renderer.
 const MESH_SOURCE = `${PAGE_SAMPLING}
 uniform vec3 uMultiply;
 uniform vec3 uScreen;
@@ -76,8 +78,10 @@ vec4 source() {
 }
 `;
 
-// An isolated group's layer pixel, recoloured and faded by the group (docs/RUNTIME.md,
-// "Isolated groups"): the colours apply to unpremultiplied colour.
+// An isolated group's (Cubism offscreen's) layer pixel, recoloured and faded by the group as
+// the Cubism 5 R5 Framework composites an offscreen (docs/RUNTIME.md, "Isolated groups"):
+// the premultiplied pixel times the multiply colour, the screen colour scaled by its alpha,
+// then the opacity on all four channels.
 const LAYER_SOURCE = `
 uniform sampler2D uLayer;
 uniform vec3 uMultiply;
@@ -86,118 +90,92 @@ uniform float uOpacity;
 vec4 source() {
   vec4 l = texelFetch(uLayer, ivec2(gl_FragCoord.xy), 0);
   if (!(l.a > 0.0)) discard;
-  float a = l.a * uOpacity;
-  if (!(a > 0.0)) discard;
-  vec3 c = clamp(l.rgb / l.a, 0.0, 1.0) * uMultiply;
-  c = c + uScreen - c * uScreen;
-  return vec4(c * a, a);
+  vec3 t = l.rgb * uMultiply;
+  t = t + uScreen * l.a - t * uScreen;
+  return vec4(t, l.a) * uOpacity;
 }
 `;
 
-// The composite of a premultiplied source into a premultiplied destination by colour blend
-// uBlend (P2L_BLEND_*) and alpha blend uAlphaBlend (P2L_ALPHA_*): src/render/blend.hpp's
-// composite(), line for line.
+// The composite of a fragment (premultiplied, its mask being the stencil test) into a
+// premultiplied destination by colour blend uBlend (P2L_BLEND_*) and alpha blend uAlphaBlend
+// (P2L_ALPHA_*), for the pairs of the Cubism 5 R5 Framework's blend-shader path: both made
+// straight (0 below an alpha of 1e-5), ColorBlend(Cs, Cd), then AlphaBlend's weights
+// (docs/RUNTIME.md, "Compositing"); the same arithmetic as src/render/blend.hpp.
 const COMPOSITE = `
 uniform int uBlend;
 uniform int uAlphaBlend;
 uniform sampler2D uBackdrop;
 
-float hardLight(float s, float b) {
-  if (s <= 0.5) return b * 2.0 * s;
-  float t = 2.0 * s - 1.0;
-  return b + t - b * t;
-}
-
-float blendChannel(int mode, float s, float b) {
+float blendChannel(int mode, float s, float d) {
   switch (mode) {
-    case 1: case 3: case 4: return min(s + b, 1.0);
-    case 2: case 6: return s * b;
-    case 10: return s + b - s * b;
-    case 5: return min(s, b);
-    case 9: return max(s, b);
-    case 12: return hardLight(b, s);
-    case 14: return hardLight(s, b);
-    case 11:
-      if (b == 0.0) return 0.0;
-      if (s >= 1.0) return 1.0;
-      return min(b / (1.0 - s), 1.0);
+    case 3: return min(s + d, 1.0);
+    case 4: return s + d;
+    case 5: return min(s, d);
+    case 6: return s * d;
     case 7:
-      if (b >= 1.0) return 1.0;
-      if (s <= 0.0) return 0.0;
-      return 1.0 - min((1.0 - b) / s, 1.0);
-    case 8: return max(s + b - 1.0, 0.0);
-    case 15: return clamp(b + 2.0 * s - 1.0, 0.0, 1.0);
-    case 13: {
-      if (s <= 0.5) return b - (1.0 - 2.0 * s) * b * (1.0 - b);
-      float d = b <= 0.25 ? ((16.0 * b - 12.0) * b + 4.0) * b : sqrt(b);
-      return b + (2.0 * s - 1.0) * (d - b);
-    }
+      if (abs(d - 1.0) < 0.000001) return 1.0;
+      if (abs(s) < 0.000001) return 0.0;
+      return 1.0 - min(1.0, (1.0 - d) / s);
+    case 8: return max(0.0, s + d - 1.0);
+    case 9: return max(s, d);
+    case 10: return s + d - s * d;
+    case 11:
+      if (d <= 0.0) return 0.0;
+      if (s == 1.0) return 1.0;
+      return min(1.0, d / (1.0 - s));
+    case 12: return d < 0.5 ? 2.0 * s * d : 1.0 - 2.0 * (1.0 - s) * (1.0 - d);
+    case 13:
+      if (s <= 0.5) return d - (1.0 - 2.0 * s) * d * (1.0 - d);
+      if (d <= 0.25) return d + (2.0 * s - 1.0) * d * ((16.0 * d - 12.0) * d + 3.0);
+      return d + (2.0 * s - 1.0) * (sqrt(d) - d);
+    case 14: return s < 0.5 ? 2.0 * s * d : 1.0 - 2.0 * (1.0 - s) * (1.0 - d);
+    case 15: return s < 0.5 ? max(0.0, 2.0 * s + d - 1.0) : min(1.0, 2.0 * (s - 0.5) + d);
     default: return s;
   }
 }
 
-float luminosity(vec3 c) { return 0.3 * c.r + 0.59 * c.g + 0.11 * c.b; }
+float luma(vec3 c) { return 0.3 * c.r + 0.59 * c.g + 0.11 * c.b; }
+float max3(vec3 c) { return max(c.r, max(c.g, c.b)); }
+float min3(vec3 c) { return min(c.r, min(c.g, c.b)); }
 
 vec3 clipColor(vec3 c) {
-  float l = luminosity(c);
-  float lo = min(min(c.r, c.g), c.b);
-  float hi = max(max(c.r, c.g), c.b);
+  float l = luma(c), lo = min3(c), hi = max3(c);
   if (lo < 0.0) c = l + (c - l) * l / (l - lo);
   if (hi > 1.0) c = l + (c - l) * (1.0 - l) / (hi - l);
   return c;
 }
 
-vec3 setLuminosity(vec3 c, float l) { return clipColor(c + (l - luminosity(c))); }
+vec3 setLuma(vec3 c, float l) { return clipColor(c + (l - luma(c))); }
 
-float saturation(vec3 c) { return max(max(c.r, c.g), c.b) - min(min(c.r, c.g), c.b); }
-
-// The channels ordered by value (equal values keep channel order), the smallest set to 0, the
-// largest to s and the middle one scaled between.
+// The largest channel to s, the middle one scaled, the smallest to 0, which is which decided
+// by the Framework's comparisons (docs/RUNTIME.md, SetSaturation).
 vec3 setSaturation(vec3 c, float s) {
-  float v[3] = float[3](c.r, c.g, c.b);
-  int lo = 0, mid = 1, hi = 2, k;
-  if (v[mid] < v[lo]) { k = lo; lo = mid; mid = k; }
-  if (v[hi] < v[mid]) {
-    k = mid; mid = hi; hi = k;
-    if (v[mid] < v[lo]) { k = lo; lo = mid; mid = k; }
-  }
-  float o[3] = float[3](0.0, 0.0, 0.0);
-  if (v[hi] > v[lo]) {
-    o[mid] = (v[mid] - v[lo]) * s / (v[hi] - v[lo]);
-    o[hi] = s;
-  }
-  return vec3(o[0], o[1], o[2]);
+  float hi = max3(c), lo = min3(c), mid = c.r + c.g + c.b - hi - lo;
+  float oHi = lo < hi ? s : 0.0;
+  float oMid = lo < hi ? (mid - lo) * s / (hi - lo) : 0.0;
+  if (c.r == hi) return c.b < c.g ? vec3(oHi, oMid, 0.0) : vec3(oHi, 0.0, oMid);
+  if (c.g == hi) return c.r < c.b ? vec3(0.0, oHi, oMid) : vec3(oMid, oHi, 0.0);
+  return c.g < c.r ? vec3(oMid, 0.0, oHi) : vec3(0.0, oMid, oHi);
 }
 
-vec3 blendColor(int mode, vec3 cs, vec3 cb) {
-  if (mode == 16) return setLuminosity(setSaturation(cs, saturation(cb)), luminosity(cb));
-  if (mode == 17) return setLuminosity(cs, luminosity(cb));
-  return vec3(blendChannel(mode, cs.r, cb.r), blendChannel(mode, cs.g, cb.g), blendChannel(mode, cs.b, cb.b));
+vec3 colorBlend(int mode, vec3 cs, vec3 cd) {
+  if (mode == 16) return setLuma(setSaturation(cs, max3(cd) - min3(cd)), luma(cd));
+  if (mode == 17) return setLuma(cs, luma(cd));
+  return vec3(blendChannel(mode, cs.r, cd.r), blendChannel(mode, cs.g, cd.g), blendChannel(mode, cs.b, cd.b));
 }
+
+vec3 straight(vec4 c) { return abs(c.a) < 0.00001 ? vec3(0.0) : c.rgb / c.a; }
 
 vec4 composite(vec4 d, vec4 s) {
-  if (uBlend == 1) return vec4(clamp(s.rgb + d.rgb, 0.0, 1.0), d.a);
-  if (uBlend == 2) return vec4(clamp(s.rgb * d.rgb + d.rgb * (1.0 - s.a), 0.0, 1.0), d.a);
-  if (uBlend == 0 && uAlphaBlend == 0) return clamp(s + d * (1.0 - s.a), 0.0, 1.0);
-  float sa = s.a, da = d.a;
-  vec3 cs = sa > 0.0 ? clamp(s.rgb / sa, 0.0, 1.0) : vec3(0.0);
-  vec3 cb = da > 0.0 ? clamp(d.rgb / da, 0.0, 1.0) : vec3(0.0);
-  vec3 mixed = blendColor(uBlend, cs, cb);
-  float overlap = sa * da, fa = 1.0, fb = 1.0 - sa;
-  if (uAlphaBlend == 1) {
-    fa = da;
-  } else if (uAlphaBlend == 2) {
-    fa = 0.0;
-  } else if (uAlphaBlend == 3) {
-    overlap = min(sa, da);
-    fb = (da <= 0.0 || sa >= da) ? 0.0 : 1.0 - sa / da;
-  } else if (uAlphaBlend == 4) {
-    overlap = max(sa + da - 1.0, 0.0);
-    fb = da <= 0.0 ? 0.0 : min((1.0 - sa) / da, 1.0);
-  }
-  float w = sa > 0.0 ? overlap / sa : 0.0;
-  float a = sa * fa, b = da * fb;
-  return clamp(vec4(a * ((1.0 - w) * cs + w * mixed) + b * cb, a + b), 0.0, 1.0);
+  vec3 cs = straight(s), cd = straight(d);
+  float sA = s.a, dA = d.a;
+  vec3 w = vec3(sA * dA, sA * (1.0 - dA), dA * (1.0 - sA));            // over
+  if (uAlphaBlend == 1) w = vec3(sA * dA, 0.0, dA * (1.0 - sA));       // atop
+  else if (uAlphaBlend == 2) w = vec3(0.0, 0.0, dA * (1.0 - sA));      // out
+  else if (uAlphaBlend == 3) w = vec3(min(sA, dA), max(sA - dA, 0.0), max(dA - sA, 0.0));
+  else if (uAlphaBlend == 4) w = vec3(max(sA + dA - 1.0, 0.0), min(sA, 1.0 - dA), min(dA, 1.0 - sA));
+  vec3 b = colorBlend(uBlend, cs, cd);
+  return clamp(vec4(b * w.x + cs * w.y + cd * w.z, w.x + w.y + w.z), 0.0, 1.0);
 }
 `;
 
