@@ -52,10 +52,18 @@ if [[ $TARGET == moc3 ]]; then
   else
     echo "fuzz.sh: the Cubism Core package could not be fetched; seeding with synthetic files only" >&2
   fi
+  # The official samples, when a fidelity run cached them (never in the repository).
+  for moc in "${P2L_CACHE:-$HOME/.cache/p2lrt}"/models/official/*/*.moc3; do
+    [[ -f $moc ]] && cp "$moc" "$CORPUS/official-$(basename "$(dirname "$moc")").moc3"
+  done
   for seed in 1 2 3 4 5 6 7 8; do
-    for version in 3 4; do
+    for version in 3 4 5; do
       "$BUILD/fuzz/p2l_fuzz_make_moc3" "$seed" "$CORPUS/synthetic-v$version-$seed.moc3" --version "$version" > /dev/null
     done
+    # Version 6 (Cubism 5.3): offscreens, their keyforms, masks and blend shapes, every blend mode.
+    "$BUILD/fuzz/p2l_fuzz_make_moc3" "$seed" "$CORPUS/synthetic-v6-$seed.moc3" --version 6 \
+      --features default,offscreens,offscreen-keyforms,offscreen-masks,offscreen-shapes,blend-modes > /dev/null
+    "$BUILD/fuzz/p2l_fuzz_make_moc3" "$seed" "$CORPUS/synthetic-v6-all-$seed.moc3" --version 6 --features all > /dev/null
   done
 else
   DICT=(-dict=fuzz/p2lrt.dict)

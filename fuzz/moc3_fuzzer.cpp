@@ -4,7 +4,8 @@
 // importer read outside the buffer, overflow, or allocate without bound (ASan, UBSan and
 // libFuzzer's RSS limit watch that). What imports must also be a rig p2lrt accepts
 // everywhere: it validates (import_moc3 checks), writes, loads back equal, and compiles
-// and evaluates at its defaults and at poses drawn from the input (extremes included).
+// and evaluates at its defaults and at poses drawn from the input (extremes included). An
+// input imported under Cubism's rules is imported under the format's own rules as well.
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -58,5 +59,23 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     in.evaluate();
   }
+
+  // The same file under the format's own rules (another importer path: tables composed down
+  // the chains, blend shapes approximated, offscreens reported): it imports too, and its rig
+  // is as sound.
+  p2l::ImportResult original = p2l::import_moc3(bytes, {p2l::CoreRules::Original});
+  if (!original) {
+    if (original.error.message.empty()) fail("a refused moc3 (original rules) has no message", original.error.to_string());
+    return 0;
+  }
+  auto plain = std::make_shared<const p2l::Rig>(std::move(original.rig));
+  p2l::WriteResult plain_written = p2l::write(*plain, {});
+  if (!plain_written) fail("an imported rig (original rules) does not write", plain_written.error.to_string());
+  p2l::LoadResult plain_again = p2l::load(plain_written.bytes);
+  if (!plain_again || !(*plain_again.rig == *plain)) fail("an imported rig (original rules) does not load back equal", "");
+  auto plain_model = p2l::Model::create(plain);
+  if (!plain_model) fail("an imported rig (original rules) does not compile", plain_model.error.to_string());
+  p2l::Instance plain_in(plain_model.model);
+  plain_in.evaluate();
   return 0;
 }
