@@ -218,12 +218,13 @@ class CubismBuilder {
   // deltas; the evaluation stops part opacities at it (eval/cubism_evaluate.cpp).
   void offscreens() {
     std::size_t culled = 0;
+    std::vector<std::int32_t> group_of(rig_.parts.size(), -1);  // the draw group showing each part
+    for (std::size_t g = 0; g < rig_.draw_groups.size(); ++g)
+      if (rig_.draw_groups[g].part >= 0) group_of[static_cast<std::size_t>(rig_.draw_groups[g].part)] = static_cast<std::int32_t>(g);
     for (std::size_t i = 0; i < o_.offscreens.size(); ++i) {
       const Offscreen& off = o_.offscreens[i];
       p2l::Part& part = rig_.parts[off.owner];
-      std::int32_t group = -1;
-      for (std::size_t g = 0; g < rig_.draw_groups.size(); ++g)
-        if (rig_.draw_groups[g].part == static_cast<std::int32_t>(off.owner)) group = static_cast<std::int32_t>(g);
+      const std::int32_t group = group_of[off.owner];
       if (group < 0) {
         report_.dropped.push_back("offscreen " + std::to_string(i) + " of part " + part.id +
                                   ": the part owns no draw-order group, so its content is drawn without the offscreen");
@@ -236,22 +237,9 @@ class CubismBuilder {
       c.mask_meshes = off.masks;
       c.invert_mask = (off.flags & 8) != 0;
       culled += (off.flags & 4) == 0;
-      if (!off.keyed) continue;  // opacity 1, neutral colours
-      Channels& channels = rig_.draw_groups[static_cast<std::size_t>(group)].channels;
-      const KeyformRange& k = off.keyforms;
-      const bool keyed = !b_.axes(k.binding).empty();
       auto opacity = [&](std::uint32_t j) { return f_.f32(161, j); };
       auto multiply = [&](std::uint32_t j) { return kc_.offscreen_multiply[j] < 0 ? kWhite : c_multiply(static_cast<std::uint32_t>(kc_.offscreen_multiply[j])); };
       auto screen = [&](std::uint32_t j) { return kc_.offscreen_screen[j] < 0 ? kBlack : c_screen(static_cast<std::uint32_t>(kc_.offscreen_screen[j])); };
-      if (keyed) {
-        channels.push_back({ChannelType::Opacity, ChannelKind::Scalar, grid<Rgb>(k, [&](std::uint32_t j) { return Rgb{opacity(j), 0, 0}; })});
-        channels.push_back({ChannelType::MultiplyColor, ChannelKind::Color, grid<Rgb>(k, multiply)});
-        channels.push_back({ChannelType::ScreenColor, ChannelKind::Color, grid<Rgb>(k, screen)});
-      } else {
-        c.opacity = opacity(k.first);
-        c.multiply = multiply(k.first);
-        c.screen = screen(k.first);
-      }
       if (!bs_.offscreens.empty())
         for (const auto& b : bs_.offscreens[i])
           part.shapes.push_back(binding<PartShape>(b, [&](std::uint32_t j) {
@@ -261,6 +249,19 @@ class CubismBuilder {
             s.screen = kc_.offscreen_screen[j] < 0 ? kBlack : c_screen(static_cast<std::uint32_t>(kc_.offscreen_screen[j]));
             return s;
           }));
+      if (!off.keyed) continue;  // opacity 1, neutral colours
+      Channels& channels = rig_.draw_groups[static_cast<std::size_t>(group)].channels;
+      const KeyformRange& k = off.keyforms;
+      const bool keyed = !b_.axes(k.binding).empty();
+      if (keyed) {
+        channels.push_back({ChannelType::Opacity, ChannelKind::Scalar, grid<Rgb>(k, [&](std::uint32_t j) { return Rgb{opacity(j), 0, 0}; })});
+        channels.push_back({ChannelType::MultiplyColor, ChannelKind::Color, grid<Rgb>(k, multiply)});
+        channels.push_back({ChannelType::ScreenColor, ChannelKind::Color, grid<Rgb>(k, screen)});
+      } else {
+        c.opacity = opacity(k.first);
+        c.multiply = multiply(k.first);
+        c.screen = screen(k.first);
+      }
     }
     if (culled)
       report_.dropped.push_back(std::to_string(culled) +
