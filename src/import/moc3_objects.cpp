@@ -247,6 +247,14 @@ bool Objects::read(const File& f, const Bindings& bindings, Objects& out, Error&
       if (!r.range(first, part.keyforms.count, f.count(kOffscreenKeyforms), who, "offscreen keyforms")) return false;
       o.keyed = true;
       o.keyforms = {part.keyforms.binding, static_cast<std::uint32_t>(first), part.keyforms.count};
+      // The Editor numbers them consecutively in every keyform of the part (Ren does).
+      for (std::uint32_t k = 1; k < part.keyforms.count; ++k)
+        if (f.i32(160, part.keyforms.first + k) != first + static_cast<std::int32_t>(k)) {
+          out.notes.push_back(who + ": its part's keyforms name offscreen keyforms out of order; keyform " +
+                              std::to_string(k) + " takes offscreen keyform " + std::to_string(first + k) +
+                              " after the first, not " + std::to_string(f.i32(160, part.keyforms.first + k)));
+          break;
+        }
     }
     for (std::uint32_t i = 0; i < parts; ++i)
       if (out.parts[i].offscreen >= 0 && out.offscreens[static_cast<std::size_t>(out.parts[i].offscreen)].owner != i)
