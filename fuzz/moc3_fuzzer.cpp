@@ -29,53 +29,47 @@ constexpr std::size_t kMaxInput = std::size_t{1} << 20;  // matches fuzz.sh -max
   __builtin_trap();
 }
 
-}  // namespace
-
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  if (size > kMaxInput) return -1;
-  const std::span<const std::uint8_t> bytes(data, size);
-  p2l::ImportResult imported = p2l::import_moc3(bytes);
+// Imports [bytes] under [rules]; whatever imports must write, load back equal, compile and
+// evaluate at its defaults and at [poses] poses drawn from the input. False when refused.
+bool import_and_check(std::span<const std::uint8_t> bytes, p2l::CoreRules rules, std::size_t poses) {
+  const std::string under = rules == p2l::CoreRules::Cubism ? "" : " (original rules)";
+  p2l::ImportResult imported = p2l::import_moc3(bytes, {rules});
   if (!imported) {
-    if (imported.error.message.empty()) fail("a refused moc3 has no message", imported.error.to_string());
-    return 0;
+    if (imported.error.message.empty()) fail(("a refused moc3" + under + " has no message").c_str(), imported.error.to_string());
+    return false;
   }
   auto rig = std::make_shared<const p2l::Rig>(std::move(imported.rig));
-
   p2l::WriteResult written = p2l::write(*rig, {});
-  if (!written) fail("an imported rig does not write", written.error.to_string());
+  if (!written) fail(("an imported rig" + under + " does not write").c_str(), written.error.to_string());
   p2l::LoadResult again = p2l::load(written.bytes);
-  if (!again) fail("an imported rig does not load back", again.error.to_string());
-  if (!(*again.rig == *rig)) fail("an imported rig loads back different", "");
+  if (!again) fail(("an imported rig" + under + " does not load back").c_str(), again.error.to_string());
+  if (!(*again.rig == *rig)) fail(("an imported rig" + under + " loads back different").c_str(), "");
 
   auto model = p2l::Model::create(rig);
-  if (!model) fail("an imported rig does not compile", model.error.to_string());
+  if (!model) fail(("an imported rig" + under + " does not compile").c_str(), model.error.to_string());
   p2l::Instance in(model.model);
+  in.evaluate();
   const float specials[] = {std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity(), 1e30f, -1e30f};
-  for (std::size_t pose = 0; pose < 3; ++pose) {
+  const std::size_t size = bytes.size();
+  for (std::size_t pose = 0; pose < poses; ++pose) {
     for (std::size_t i = 0; i < rig->parameters.size(); ++i) {
-      const std::uint8_t byte = size == 0 ? 0 : data[(pose * 131 + i * 7) % size];
+      const std::uint8_t byte = size == 0 ? 0 : bytes[(pose * 131 + i * 7) % size];
       const p2l::Parameter& p = rig->parameters[i];
       in.parameters()[i] = byte < 8 ? specials[byte % 4] : p.min + (p.max - p.min) * (static_cast<float>(byte) - 64.0f) / 128.0f;
     }
     in.evaluate();
   }
+  return true;
+}
 
-  // The same file under the format's own rules (another importer path: tables composed down
-  // the chains, blend shapes approximated, offscreens reported): it imports too, and its rig
-  // is as sound.
-  p2l::ImportResult original = p2l::import_moc3(bytes, {p2l::CoreRules::Original});
-  if (!original) {
-    if (original.error.message.empty()) fail("a refused moc3 (original rules) has no message", original.error.to_string());
-    return 0;
-  }
-  auto plain = std::make_shared<const p2l::Rig>(std::move(original.rig));
-  p2l::WriteResult plain_written = p2l::write(*plain, {});
-  if (!plain_written) fail("an imported rig (original rules) does not write", plain_written.error.to_string());
-  p2l::LoadResult plain_again = p2l::load(plain_written.bytes);
-  if (!plain_again || !(*plain_again.rig == *plain)) fail("an imported rig (original rules) does not load back equal", "");
-  auto plain_model = p2l::Model::create(plain);
-  if (!plain_model) fail("an imported rig (original rules) does not compile", plain_model.error.to_string());
-  p2l::Instance plain_in(plain_model.model);
-  plain_in.evaluate();
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  if (size > kMaxInput) return -1;
+  const std::span<const std::uint8_t> bytes(data, size);
+  // Cubism's rules (the default), then the same file under the format's own rules: another
+  // importer path (tables composed down the chains, blend shapes approximated, offscreens
+  // reported), as sound.
+  if (import_and_check(bytes, p2l::CoreRules::Cubism, 3)) import_and_check(bytes, p2l::CoreRules::Original, 0);
   return 0;
 }

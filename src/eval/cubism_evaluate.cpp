@@ -185,7 +185,7 @@ void compose_colors(Rgb& multiply, Rgb& screen, const Rgb& parent_multiply, cons
 
 void evaluate_parts(const Rig& rig, const ModelPlan& plan, const CubismWeigher& weigh, InstanceState& s) {
   CubismState& c = s.cubism;
-  const std::uint8_t* isolated = plan.cubism_plan.isolated.data();
+  const std::int32_t* offscreen_of = plan.cubism_plan.offscreen_of.data();
   for (std::uint32_t pi : plan.cubism_plan.part_order) {
     const Part& part = rig.parts[pi];
     const PartPlan& pp = plan.parts[pi];
@@ -199,7 +199,7 @@ void evaluate_parts(const Rig& rig, const ModelPlan& plan, const CubismWeigher& 
     // with an offscreen: the offscreen carries it (measured on Ren with Core 6.0.1).
     const float input = clamp01(s.part_opacity[pi] * s.animation_part_opacity[pi]);
     c.part_input[pi] = input;
-    const bool inherits = parent >= 0 && !isolated[static_cast<std::size_t>(parent)];
+    const bool inherits = parent >= 0 && offscreen_of[static_cast<std::size_t>(parent)] < 0;
     c.part_opacity[pi] = inherits ? input * c.part_opacity[static_cast<std::size_t>(parent)] : input;
     // As for meshes (the fixtures do not tell whether parts do this too).
     if (!part.shapes.empty()) order = static_cast<float>(cubism_draw_order(order));
@@ -210,7 +210,7 @@ void evaluate_parts(const Rig& rig, const ModelPlan& plan, const CubismWeigher& 
     // An offscreen: its keyforms (the draw group's channels, over the part's binding), its blend
     // shapes (the part's opacity and colour deltas), times the part opacities above it. While
     // its part is hidden the Core makes its opacity 0 and leaves its colours as they were.
-    if (!isolated[pi]) continue;
+    if (offscreen_of[pi] < 0) continue;
     if (!c.part_on[pi]) {
       s.part_composite[pi].opacity = 0.0f;
       continue;
@@ -359,7 +359,7 @@ void evaluate_meshes(const Rig& rig, const ModelPlan& plan, const CubismWeigher&
     // them (Core 5 the other way round: up to 6e-8 apart; tests/cubism/fixtures *-core51).
     if (m.parent >= 0) opacity = opacity * c.deformer_opacity[static_cast<std::size_t>(m.parent)];
     // Under a part with an offscreen, the offscreen carries the part opacities.
-    if (mp.part >= 0 && !plan.cubism_plan.isolated[static_cast<std::size_t>(mp.part)])
+    if (mp.part >= 0 && plan.cubism_plan.offscreen_of[static_cast<std::size_t>(mp.part)] < 0)
       opacity = opacity * c.part_opacity[static_cast<std::size_t>(mp.part)];
     const std::int32_t draw = cubism_draw_order(order);
     c.draw_orders[mi] = draw;
@@ -466,10 +466,11 @@ void order_group(const Rig& rig, const ModelPlan& plan, InstanceState& s, std::u
       continue;
     }
     const std::int32_t part = rig.draw_groups[ch.index].part;
-    const bool offscreen = part >= 0 && cp.isolated[static_cast<std::size_t>(part)];
+    const std::int32_t number = part >= 0 ? cp.offscreen_of[static_cast<std::size_t>(part)] : -1;
+    const bool offscreen = number >= 0;
     const std::int32_t next = at + static_cast<std::int32_t>(cp.group_places[ch.index]) + (offscreen ? 1 : 0);
     if (offscreen) {
-      c.part_render_orders[static_cast<std::size_t>(part)] = at++;
+      c.render_orders[rig.meshes.size() + static_cast<std::size_t>(number)] = at++;
       if (c.part_on[static_cast<std::size_t>(part)]) s.render_commands.push_back(-2 - part);
     }
     order_group(rig, plan, s, ch.index, at);
@@ -481,14 +482,9 @@ void order_group(const Rig& rig, const ModelPlan& plan, InstanceState& s, std::u
 void build_render_order(const Rig& rig, const ModelPlan& plan, InstanceState& s) {
   CubismState& c = s.cubism;
   std::fill(c.render_orders.begin(), c.render_orders.end(), -1);
-  std::fill(c.part_render_orders.begin(), c.part_render_orders.end(), -1);
   s.render_order.clear();
   s.render_commands.clear();
   if (!rig.draw_groups.empty()) order_group(rig, plan, s, 0, 0);
-  std::copy(c.render_orders.begin(), c.render_orders.end(), c.all_render_orders.begin());
-  const auto& offscreens = plan.cubism_plan.offscreen_parts;
-  for (std::size_t k = 0; k < offscreens.size(); ++k)
-    c.all_render_orders[c.render_orders.size() + k] = c.part_render_orders[offscreens[k]];
 }
 
 }  // namespace
@@ -531,10 +527,10 @@ void plan_cubism(const Rig& rig, ModelPlan& p) {
     if (!placed[q]) c.part_order.push_back(q);
   // Offscreens: the isolated parts.
   c.offscreen_parts.clear();
-  sized(c.isolated, rig.parts.size());
+  sized(c.offscreen_of, rig.parts.size());
   for (std::uint32_t q = 0; q < rig.parts.size(); ++q) {
-    c.isolated[q] = rig.parts[q].group_mode == 2;
-    if (c.isolated[q]) c.offscreen_parts.push_back(q);
+    c.offscreen_of[q] = rig.parts[q].group_mode == 2 ? static_cast<std::int32_t>(c.offscreen_parts.size()) : -1;
+    if (c.offscreen_of[q] >= 0) c.offscreen_parts.push_back(q);
   }
   // Render places per draw group, its child groups included (children come after their
   // parent): one a mesh, one an offscreen.
@@ -547,7 +543,7 @@ void plan_cubism(const Rig& rig, ModelPlan& p) {
         continue;
       }
       const std::int32_t part = rig.draw_groups[ch.index].part;
-      n += c.group_places[ch.index] + (part >= 0 && c.isolated[static_cast<std::size_t>(part)] ? 1 : 0);
+      n += c.group_places[ch.index] + (part >= 0 && c.offscreen_of[static_cast<std::size_t>(part)] >= 0 ? 1 : 0);
     }
     c.group_places[g] = n;
   }
@@ -568,9 +564,7 @@ void init_cubism_state(const Rig& rig, const ModelPlan& p, InstanceState& s) {
   sized(c.vertices, p.vertex_floats);
   sized(c.model_vertices, p.vertex_floats);
   sized(c.glue_intensity, rig.glues.size());
-  sized(c.render_orders, meshes);
-  sized(c.part_render_orders, parts);
-  sized(c.all_render_orders, meshes + p.cubism_plan.offscreen_parts.size());
+  sized(c.render_orders, meshes + p.cubism_plan.offscreen_parts.size());
   sized(c.draw_orders, meshes);
 }
 

@@ -188,7 +188,7 @@ std::span<const float> Instance::vertices(std::uint32_t mesh) const {
   const auto& mp = model_->plan().meshes[mesh];
   return {state_->vertices.data() + mp.vertex_offset, std::size_t{mp.vertex_count} * 2};
 }
-std::span<const std::int32_t> Instance::cubism_render_orders() const { return state_->cubism.all_render_orders; }
+std::span<const std::int32_t> Instance::cubism_render_orders() const { return state_->cubism.render_orders; }
 
 std::span<const float> Instance::model_vertices(std::uint32_t mesh) const {
   if (!model_->plan().cubism) return {};

@@ -102,10 +102,10 @@ struct CubismPlan {
   std::vector<std::uint32_t> part_order;  // every part after its parent
   std::vector<std::uint32_t> group_places;  // per draw group: the render places in it and below
   // Version 6's offscreens: the isolated parts (PART group mode 2), in part order, and per
-  // part whether it is one (its group's first place is the offscreen's; opacities of the
-  // parts and meshes below stop at it).
+  // part its offscreen's number or -1 (its group's first place is the offscreen's; opacities
+  // of the parts and meshes below stop at it).
   std::vector<std::uint32_t> offscreen_parts;
-  std::vector<std::uint8_t> isolated;
+  std::vector<std::int32_t> offscreen_of;
 };
 
 struct ModelPlan {

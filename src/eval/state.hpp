@@ -54,11 +54,9 @@ struct CubismState {
   std::vector<float> vertices;      // moc space (model units, y down); a hidden mesh keeps its last
   std::vector<float> model_vertices;  // the Core's output: model units, y up
   std::vector<float> glue_intensity;  // the last inside its keys (0 before)
-  std::vector<std::int32_t> render_orders;  // per mesh, as csmGetDrawableRenderOrders
-  std::vector<std::int32_t> part_render_orders;  // per part: its offscreen's place, else -1
-  std::vector<std::int32_t> draw_orders;    // per mesh, as csmGetDrawableDrawOrders
   // As csmGetRenderOrders: per mesh, then per offscreen (CubismPlan::offscreen_parts).
-  std::vector<std::int32_t> all_render_orders;
+  std::vector<std::int32_t> render_orders;
+  std::vector<std::int32_t> draw_orders;    // per mesh, as csmGetDrawableDrawOrders
   float probe_direction[2] = {0.0f, 0.0f};
 };
 

@@ -237,16 +237,21 @@ class CubismBuilder {
       c.mask_meshes = off.masks;
       c.invert_mask = (off.flags & 8) != 0;
       culled += (off.flags & 4) == 0;
+      // Offscreen keyform j's colours; an entry of -1 is [none] (neutral, or no delta).
+      auto multiply = [&](std::uint32_t j, Rgb none) {
+        return kc_.offscreen_multiply[j] < 0 ? none : c_multiply(static_cast<std::uint32_t>(kc_.offscreen_multiply[j]));
+      };
+      auto screen = [&](std::uint32_t j) {
+        return kc_.offscreen_screen[j] < 0 ? kBlack : c_screen(static_cast<std::uint32_t>(kc_.offscreen_screen[j]));
+      };
       auto opacity = [&](std::uint32_t j) { return f_.f32(161, j); };
-      auto multiply = [&](std::uint32_t j) { return kc_.offscreen_multiply[j] < 0 ? kWhite : c_multiply(static_cast<std::uint32_t>(kc_.offscreen_multiply[j])); };
-      auto screen = [&](std::uint32_t j) { return kc_.offscreen_screen[j] < 0 ? kBlack : c_screen(static_cast<std::uint32_t>(kc_.offscreen_screen[j])); };
       if (!bs_.offscreens.empty())
         for (const auto& b : bs_.offscreens[i])
           part.shapes.push_back(binding<PartShape>(b, [&](std::uint32_t j) {
             PartShape s;
             s.opacity = opacity(j);
-            s.multiply = kc_.offscreen_multiply[j] < 0 ? kBlack : c_multiply(static_cast<std::uint32_t>(kc_.offscreen_multiply[j]));
-            s.screen = kc_.offscreen_screen[j] < 0 ? kBlack : c_screen(static_cast<std::uint32_t>(kc_.offscreen_screen[j]));
+            s.multiply = multiply(j, kBlack);
+            s.screen = screen(j);
             return s;
           }));
       if (!off.keyed) continue;  // opacity 1, neutral colours
@@ -255,11 +260,12 @@ class CubismBuilder {
       const bool keyed = !b_.axes(k.binding).empty();
       if (keyed) {
         channels.push_back({ChannelType::Opacity, ChannelKind::Scalar, grid<Rgb>(k, [&](std::uint32_t j) { return Rgb{opacity(j), 0, 0}; })});
-        channels.push_back({ChannelType::MultiplyColor, ChannelKind::Color, grid<Rgb>(k, multiply)});
+        channels.push_back({ChannelType::MultiplyColor, ChannelKind::Color,
+                            grid<Rgb>(k, [&](std::uint32_t j) { return multiply(j, kWhite); })});
         channels.push_back({ChannelType::ScreenColor, ChannelKind::Color, grid<Rgb>(k, screen)});
       } else {
         c.opacity = opacity(k.first);
-        c.multiply = multiply(k.first);
+        c.multiply = multiply(k.first, kWhite);
         c.screen = screen(k.first);
       }
     }

@@ -77,7 +77,7 @@ class Reader {
 
 // A version 6 blend mode: colour in the low byte, alpha in the next. A code p2lrt does not
 // know is kept (the renderer draws it as Normal / Over) and noted; so are higher bits.
-bool read_blend(std::int32_t packed, const std::string& who, std::uint8_t& blend, std::uint8_t& alpha,
+void read_blend(std::int32_t packed, const std::string& who, std::uint8_t& blend, std::uint8_t& alpha,
                 std::vector<std::string>& notes) {
   const auto bits = static_cast<std::uint32_t>(packed);
   blend = static_cast<std::uint8_t>(bits & 0xff);
@@ -86,7 +86,6 @@ bool read_blend(std::int32_t packed, const std::string& who, std::uint8_t& blend
     notes.push_back(who + ": blend mode " + std::to_string(bits) + " (colour " + std::to_string(blend) + ", alpha " +
                     std::to_string(alpha) + (bits >> 16 ? ", and bits above them" : "") +
                     ") is not one Cubism 5.3 defines; it is kept, and drawn as Normal / Over");
-  return true;
 }
 
 }  // namespace
@@ -207,7 +206,7 @@ bool Objects::read(const File& f, const Bindings& bindings, Objects& out, Error&
     }
     if (!r.positions(70, m.keyforms, m.vertex_count, who) || !r.budget(m.keyforms, m.vertex_count, who)) return false;
     if (f.has(153)) {
-      if (!read_blend(f.i32(153, i), who, m.blend, m.alpha_blend, out.notes)) return false;
+      read_blend(f.i32(153, i), who, m.blend, m.alpha_blend, out.notes);
       if (m.flags & 3)
         out.notes.push_back(who + ": its flags also say " + ((m.flags & 1) ? "additive" : "multiplicative") +
                             ", which version 6 leaves to the blend mode; the blend mode is kept");
@@ -231,7 +230,7 @@ bool Objects::read(const File& f, const Bindings& bindings, Objects& out, Error&
         return r.fail(who + ": its owner, part " + std::to_string(owner) + " \"" + part.id + "\", names offscreen " +
                       std::to_string(part.offscreen) + " instead");
       o.flags = f.u8(156, i);
-      if (!read_blend(f.i32(157, i), who, o.blend, o.alpha_blend, out.notes)) return false;
+      read_blend(f.i32(157, i), who, o.blend, o.alpha_blend, out.notes);
       const std::int32_t first_mask = f.i32(158, i), mask_count = f.i32(159, i);
       if (mask_count != 0 && !r.range(first_mask, mask_count, masks, who, "mask entries")) return false;
       for (std::int32_t k = 0; k < mask_count; ++k) {

@@ -127,9 +127,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   // The offscreens are the isolated parts in part order (the importer keeps the Core's order).
-  std::vector<std::uint32_t> offscreen_parts;
-  for (std::uint32_t i = 0; i < rig.parts.size(); ++i)
-    if (rig.parts[i].group_mode == 2) offscreen_parts.push_back(i);
+  const std::vector<std::uint32_t>& offscreen_parts = made.model->plan().cubism_plan.offscreen_parts;
   const double ox = core["canvas"]["originX"].get<double>(), oy = core["canvas"]["originY"].get<double>();
   const double ppu = core["canvas"]["pixelsPerUnit"].get<double>();
 
