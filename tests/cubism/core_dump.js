@@ -3,7 +3,7 @@
 // in a cache outside the repository) over a fixed set of poses of a .moc3 and writes exactly
 // what it computes, float bits included, for p2lrt's fidelity tools to compare with.
 //
-//   node core_dump.js CORE_JS MODEL.moc3 OUT_PREFIX [--poses N] [--seed S] [--parts]
+//   node core_dump.js CORE_JS MODEL.moc3 OUT_PREFIX [--poses N] [--seed S] [--parts] [--constants]
 //
 // Poses (deterministic for a seed): the defaults, all at minimum, all at maximum, all a
 // quarter-range below the minimum and above the maximum, every parameter on a key (one
@@ -11,6 +11,9 @@
 // N (default 200): uniform in [min - range/4, max + range/4], on random keys, in range,
 // and some parameters left at their defaults. With --parts, every third random pose also
 // sets random part opacities (0, 1 or uniform in between).
+//
+// With --constants, OUT_PREFIX.const.bin: every drawable's UVs (float32), then every drawable's
+// triangle indices (uint16), as tests/csm/csm_dump.c writes them.
 //
 // Cores that have it (5.x, 6.x) also run csmHasMocConsistency, the stricter check the official
 // Framework can ask for before loading, and record its answer ("consistent": 1 or 0).
@@ -35,11 +38,12 @@ const vm = require('vm');
 
 const args = process.argv.slice(2);
 const positional = [];
-const options = { poses: 200, seed: 1, parts: false };
+const options = { poses: 200, seed: 1, parts: false, constants: false };
 for (let i = 0; i < args.length; ++i) {
   if (args[i] === '--poses') options.poses = Number(args[++i]);
   else if (args[i] === '--seed') options.seed = Number(args[++i]);
   else if (args[i] === '--parts') options.parts = true;
+  else if (args[i] === '--constants') options.constants = true;
   else positional.push(args[i]);
 }
 const [coreJs, mocPath, outPrefix] = positional;
@@ -177,6 +181,12 @@ function poseValues(p, count, random) {
     for (const f of floats) chunks.push(Buffer.from(new Float32Array(f).buffer));
     d.resetDynamicFlags();
   });
+  if (options.constants) {
+    const parts = [];
+    for (let i = 0; i < d.count; ++i) parts.push(Buffer.from(new Float32Array(d.vertexUvs[i]).buffer));
+    for (let i = 0; i < d.count; ++i) parts.push(Buffer.from(new Uint16Array(d.indices[i]).buffer));
+    fs.writeFileSync(`${outPrefix}.const.bin`, Buffer.concat(parts));
+  }
   fs.writeFileSync(`${outPrefix}.json`, JSON.stringify(out));
   fs.writeFileSync(`${outPrefix}.bin`, Buffer.concat(chunks));
   const verdict = consistent === undefined ? '' : consistent ? ', consistent' : ', NOT consistent (csmHasMocConsistency)';

@@ -1,0 +1,12 @@
+# Merges static archives into one (ar's MRI script): cmake -DAR=ar -DOUT=lib.a "-DARCHIVES=a.a;b.a" -P merge_archives.cmake
+set(script "CREATE ${OUT}.tmp\n")
+foreach(archive IN LISTS ARCHIVES)
+  string(APPEND script "ADDLIB ${archive}\n")
+endforeach()
+string(APPEND script "SAVE\nEND\n")
+file(WRITE ${OUT}.mri "${script}")
+execute_process(COMMAND ${AR} -M INPUT_FILE ${OUT}.mri RESULT_VARIABLE failed)
+if(failed)
+  message(FATAL_ERROR "merging ${ARCHIVES} into ${OUT} failed")
+endif()
+file(RENAME ${OUT}.tmp ${OUT})

@@ -1,0 +1,90 @@
+#include "csm/model_state.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "eval/state.hpp"
+
+namespace p2l::csm {
+namespace {
+
+csmVector4 rgba(const Rgb& c) { return {c[0], c[1], c[2], 1.0f}; }
+
+}  // namespace
+
+ModelState::ModelState(std::shared_ptr<const MocData> data) : moc(std::move(data)), instance(moc->model) {
+  const std::size_t nd = moc->drawable_count(), no = moc->offscreen_count();
+  part_opacities = moc->part_initial_opacity;
+  dynamic_flags.assign(nd, 0);
+  vertex_positions.resize(nd);
+  for (std::uint32_t i = 0; i < nd; ++i)
+    vertex_positions[i] = reinterpret_cast<const csmVector2*>(instance.model_vertices(i).data());
+  multiply.assign(nd, {1, 1, 1, 1});
+  screen.assign(nd, {0, 0, 0, 1});
+  drawable_render_orders.assign(nd, 0);
+  render_orders.assign(nd + no, 0);
+  offscreen_opacity.assign(no, 0.0f);
+  offscreen_multiply.assign(no, {1, 1, 1, 1});
+  offscreen_screen.assign(no, {0, 0, 0, 1});
+  for (std::uint32_t i = 0; i < part_opacities.size(); ++i) instance.set_part_opacity(i, part_opacities[i]);
+  // The first update reports every change, as the Core's does.
+  instance.reset_changes();
+}
+
+void update(ModelState& m) {
+  const MocData& d = *m.moc;
+  Instance& in = m.instance;
+  // Part opacities: the host's, clamped into [0, 1] and written back as the Core does.
+  for (std::uint32_t i = 0; i < m.part_opacities.size(); ++i) {
+    float& o = m.part_opacities[i];
+    if (std::isnan(o)) o = 0.0f;
+    o = std::clamp(o, 0.0f, 1.0f);
+    in.set_part_opacity(i, o);
+  }
+  in.evaluate();
+  // Parameters: a value outside its range is clamped in place, except on a repeating one
+  // (the evaluation wraps it and the Core leaves the value as the host wrote it).
+  const std::span<float> values = in.parameters();
+  for (std::size_t i = 0; i < values.size(); ++i)
+    if (!d.parameter_repeats[i]) values[i] = std::clamp(values[i], d.parameter_min[i], d.parameter_max[i]);
+
+  const std::size_t nd = d.drawable_count(), no = d.offscreen_count();
+  const std::span<const std::int32_t> places = in.cubism_render_orders();
+  for (std::uint32_t i = 0; i < nd; ++i) {
+    m.multiply[i] = rgba(in.multiply(i));
+    m.screen[i] = rgba(in.screen(i));
+    m.render_orders[i] = places[i];
+  }
+  const auto& offscreen_parts = d.model->plan().cubism_plan.offscreen_parts;
+  for (std::uint32_t k = 0; k < no; ++k) {
+    const std::uint32_t slot = d.offscreen_slot[k];
+    const GroupComposite& c = in.part_composite(offscreen_parts[slot]);
+    m.offscreen_opacity[k] = c.opacity;
+    m.offscreen_multiply[k] = rgba(c.multiply);
+    m.offscreen_screen[k] = rgba(c.screen);
+    m.render_orders[nd + k] = places[nd + slot];
+  }
+  // The drawables' places among themselves (Core 5 hosts): with offscreens in the sequence,
+  // their ranks once the offscreens' places are taken out.
+  if (no == 0) {
+    std::copy(m.render_orders.begin(), m.render_orders.begin() + static_cast<std::ptrdiff_t>(nd), m.drawable_render_orders.begin());
+  } else {
+    for (std::uint32_t i = 0; i < nd; ++i) {
+      int below = 0;
+      for (std::uint32_t k = 0; k < no; ++k) below += m.render_orders[nd + k] < m.render_orders[i] ? 1 : 0;
+      m.drawable_render_orders[i] = m.render_orders[i] - below;
+    }
+  }
+  for (std::uint32_t i = 0; i < nd; ++i) {
+    const std::uint32_t c = in.changes(i);
+    csmFlags bits = static_cast<csmFlags>(c & 0x7f);
+    m.dynamic_flags[i] = bits;
+  }
+  m.updated = true;
+}
+
+void reset_flags(ModelState& m) {
+  for (csmFlags& f : m.dynamic_flags) f = static_cast<csmFlags>(f & csmIsVisible);
+}
+
+}  // namespace p2l::csm
