@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Fuzzes p2l::load / p2l::write (or, with --moc3, the Cubism importer p2l::import_moc3) for
+# Fuzzes p2l::load / p2l::write (or, with --moc3, the Cubism importer p2l::import_moc3; with
+# --csm, the Cubism Core C API of include/Live2DCubismCore.h, on the same corpus) for
 # SECONDS (default 60) with libFuzzer, in one process.
-#   ./fuzz.sh [--moc3] [SECONDS] [extra libFuzzer flags...]
+#   ./fuzz.sh [--moc3|--csm] [SECONDS] [extra libFuzzer flags...]
 # The moc3 corpus starts from the Cubism sample model of the npm package (see
 # scripts/fetch_cubism_core.sh) and synthetic files; it lives in the cache, outside the
 # repository, because files derived from the model may not be committed.
@@ -14,8 +15,8 @@ set -euo pipefail
 
 cd "$(dirname "$0")"
 TARGET=load
-if [[ "${1:-}" == "--moc3" ]]; then
-  TARGET=moc3
+if [[ "${1:-}" == "--moc3" || "${1:-}" == "--csm" ]]; then
+  TARGET=${1#--}
   shift
 fi
 SECONDS_TO_RUN=${1:-60}
@@ -40,10 +41,10 @@ if [[ ! -f "$BUILD/CMakeCache.txt" ]]; then
     -DP2L_FUZZ=ON -DP2L_SANITIZE=ON -DP2L_TESTS=OFF -DP2L_BENCH=OFF
 fi
 # Only the fuzz targets: the rest of the tree need not build for fuzzing.
-cmake --build "$BUILD" --target p2l_load_fuzzer p2l_make_seeds p2l_moc3_fuzzer p2l_fuzz_make_moc3 -j 2
+cmake --build "$BUILD" --target p2l_load_fuzzer p2l_make_seeds p2l_moc3_fuzzer p2l_csm_fuzzer p2l_fuzz_make_moc3 -j 2
 
 MAX_LEN=1048576
-if [[ $TARGET == moc3 ]]; then
+if [[ $TARGET == moc3 || $TARGET == csm ]]; then
   CORPUS=${P2L_CACHE:-$HOME/.cache/p2lrt}/fuzz-moc3-corpus
   DICT=()
   mkdir -p "$CORPUS" "$ARTIFACTS"

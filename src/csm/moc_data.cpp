@@ -49,9 +49,13 @@ void parameter_keys(const File& f, std::uint32_t p, std::vector<float>& out) {
   out.erase(std::unique(out.begin() + static_cast<std::ptrdiff_t>(start), out.end()), out.end());
 }
 
-// A mask list as the file stores it; the importer checked the range and every entry.
-void mask_list(const File& f, std::int32_t first, std::int32_t count, std::vector<int>& out) {
-  for (std::int32_t k = 0; k < count; ++k) out.push_back(f.i32(kMaskEntries, static_cast<std::size_t>(first + k)));
+// A mask list; the importer checked the range and every entry. The Core leaves out the -1
+// entries the Editor writes in a drawable's list, and keeps them in an offscreen's (Core 6.0.1).
+void mask_list(const File& f, std::int32_t first, std::int32_t count, bool keep_none, std::vector<int>& out) {
+  for (std::int32_t k = 0; k < count; ++k) {
+    const std::int32_t mask = f.i32(kMaskEntries, static_cast<std::size_t>(first + k));
+    if (mask != -1 || keep_none) out.push_back(mask);
+  }
 }
 
 void build(std::span<const std::uint8_t> bytes, MocData& d, std::string& error) {
@@ -145,7 +149,7 @@ void build(std::span<const std::uint8_t> bytes, MocData& d, std::string& error) 
     }
     mask_start.push_back(d.mask_storage.size());
     const std::int32_t mask_count = f.i32(kMeshMaskCount, i);
-    if (mask_count > 0) mask_list(f, f.i32(kMeshFirstMask, i), mask_count, d.mask_storage);
+    if (mask_count > 0) mask_list(f, f.i32(kMeshFirstMask, i), mask_count, false, d.mask_storage);
     d.drawable_mask_counts.push_back(static_cast<int>(d.mask_storage.size() - mask_start.back()));
   }
   const std::size_t no = o.offscreens.size();
@@ -157,7 +161,7 @@ void build(std::span<const std::uint8_t> bytes, MocData& d, std::string& error) 
     d.offscreen_blend_modes.push_back(f.i32(157, k));
     offscreen_mask_start.push_back(d.mask_storage.size());
     const std::int32_t mask_count = f.i32(kOffscreenMaskCount, k);
-    if (mask_count > 0) mask_list(f, f.i32(kOffscreenFirstMask, k), mask_count, d.mask_storage);
+    if (mask_count > 0) mask_list(f, f.i32(kOffscreenFirstMask, k), mask_count, true, d.mask_storage);
     d.offscreen_mask_counts.push_back(static_cast<int>(d.mask_storage.size() - offscreen_mask_start.back()));
   }
   // Pointers only now: the storage no longer grows.

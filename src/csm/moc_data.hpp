@@ -46,7 +46,7 @@ struct MocData {
   std::vector<const csmVector2*> drawable_uvs;
   std::vector<unsigned short> index_storage;
   std::vector<const unsigned short*> drawable_indices;
-  std::vector<int> mask_storage;  // every mask list as the file stores it (-1 entries kept)
+  std::vector<int> mask_storage;  // every mask list (a drawable's without the file's -1 entries)
   std::vector<const int*> drawable_masks;
 
   // Offscreens (moc3 version 6), in the file's order.

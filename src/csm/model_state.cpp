@@ -10,6 +10,13 @@ namespace {
 
 csmVector4 rgba(const Rgb& c) { return {c[0], c[1], c[2], 1.0f}; }
 
+bool differs(const csmVector4& a, const csmVector4& b) { return a.X != b.X || a.Y != b.Y || a.Z != b.Z || a.W != b.W; }
+
+enum class Flags { Created, Renewed, VisibleOnly };
+
+// Evaluates and fills every array; [how] says what becomes of the flags.
+void evaluate(ModelState& m, Flags how);
+
 }  // namespace
 
 ModelState::ModelState(std::shared_ptr<const MocData> data) : moc(std::move(data)), instance(moc->model) {
@@ -26,12 +33,19 @@ ModelState::ModelState(std::shared_ptr<const MocData> data) : moc(std::move(data
   offscreen_opacity.assign(no, 0.0f);
   offscreen_multiply.assign(no, {1, 1, 1, 1});
   offscreen_screen.assign(no, {0, 0, 0, 1});
-  for (std::uint32_t i = 0; i < part_opacities.size(); ++i) instance.set_part_opacity(i, part_opacities[i]);
-  // The first update reports every change, as the Core's does.
-  instance.reset_changes();
+  shown_before.assign(nd, 0);
+  opacity_before.assign(nd, 0.0f);
+  draw_order_before.assign(nd, 0);
+  render_order_before.assign(nd, 0);
+  multiply_before.assign(nd, {});
+  screen_before.assign(nd, {});
+  // The Core evaluates a model as it makes it, and reports every change then.
+  evaluate(*this, Flags::Created);
 }
 
-void update(ModelState& m) {
+namespace {
+
+void evaluate(ModelState& m, Flags how) {
   const MocData& d = *m.moc;
   Instance& in = m.instance;
   // Part opacities: the host's, clamped into [0, 1] and written back as the Core does.
@@ -75,16 +89,43 @@ void update(ModelState& m) {
       m.drawable_render_orders[i] = m.render_orders[i] - below;
     }
   }
+  const auto& enabled = in.state().cubism.mesh_on;
   for (std::uint32_t i = 0; i < nd; ++i) {
-    const std::uint32_t c = in.changes(i);
-    csmFlags bits = static_cast<csmFlags>(c & 0x7f);
-    m.dynamic_flags[i] = bits;
+    const bool shown = (in.changes(i) & kMeshVisible) != 0;
+    const float opacity = in.opacity(i);
+    const int draw_order = in.state().cubism.draw_orders[i];
+    csmFlags& f = m.dynamic_flags[i];
+    if (how == Flags::Created) {
+      f = static_cast<csmFlags>(0x7e | (shown ? csmIsVisible : 0));
+    } else if (how == Flags::VisibleOnly) {
+      f = static_cast<csmFlags>((f & ~csmIsVisible) | (shown ? csmIsVisible : 0));
+    } else {
+      int bits = shown ? csmIsVisible : 0;
+      if (enabled[i]) bits |= csmVertexPositionsDidChange;
+      if (shown != (m.shown_before[i] != 0)) bits |= csmVisibilityDidChange;
+      if (opacity != m.opacity_before[i]) bits |= csmOpacityDidChange;
+      if (draw_order != m.draw_order_before[i]) bits |= csmDrawOrderDidChange;
+      if (m.render_orders[i] != m.render_order_before[i]) bits |= csmRenderOrderDidChange;
+      if (differs(m.multiply[i], m.multiply_before[i]) || differs(m.screen[i], m.screen_before[i]))
+        bits |= csmBlendColorDidChange;
+      f = static_cast<csmFlags>(bits);
+    }
+    m.shown_before[i] = shown ? 1 : 0;
+    m.opacity_before[i] = opacity;
+    m.draw_order_before[i] = draw_order;
+    m.render_order_before[i] = m.render_orders[i];
+    m.multiply_before[i] = m.multiply[i];
+    m.screen_before[i] = m.screen[i];
   }
-  m.updated = true;
 }
 
-void reset_flags(ModelState& m) {
-  for (csmFlags& f : m.dynamic_flags) f = static_cast<csmFlags>(f & csmIsVisible);
+}  // namespace
+
+void update(ModelState& m) {
+  evaluate(m, m.reset_pending ? Flags::Renewed : Flags::VisibleOnly);
+  m.reset_pending = false;
 }
+
+void reset_flags(ModelState& m) { m.reset_pending = true; }
 
 }  // namespace p2l::csm

@@ -26,7 +26,16 @@ struct ModelState {
   std::vector<int> render_orders;           // drawables, then offscreens in the file's order
   std::vector<float> offscreen_opacity;
   std::vector<csmVector4> offscreen_multiply, offscreen_screen;
-  bool updated = false;  // csmUpdateModel ran at least once
+
+  // The dynamic flags as the Core keeps them (docs/CUBISM_CORE.md "Dynamic flags", measured on
+  // Cores 4.2.2 and 6.0.1): an update after csmResetDrawableDynamicFlags writes them anew (each
+  // change bit against the update before, the vertex bit for every drawable it evaluated); any
+  // other update refreshes the visible bit alone; the reset itself changes nothing visible.
+  bool reset_pending = false;
+  std::vector<std::uint8_t> shown_before;
+  std::vector<float> opacity_before;
+  std::vector<int> draw_order_before, render_order_before;
+  std::vector<csmVector4> multiply_before, screen_before;
 };
 
 // The header csmInitializeModelInPlace writes at the start of the caller's model buffer.
@@ -38,9 +47,9 @@ struct ModelHeader {
 inline constexpr std::uint64_t kModelMagic = 0x4c444f4d4c325000ull;  // "\0P2LMODL"
 inline constexpr unsigned kModelBytes = 64;  // the header, rounded up to csmAlignofMoc
 
-// Evaluates at the current parameters and part opacities and fills the arrays.
+// Evaluates at the current parameters and part opacities and fills the arrays and flags.
 void update(ModelState& m);
-// Clears the change flags, as csmResetDrawableDynamicFlags.
+// csmResetDrawableDynamicFlags: the next update writes the flags anew.
 void reset_flags(ModelState& m);
 
 }  // namespace p2l::csm

@@ -303,8 +303,10 @@ int main(int argc, char** argv) {
           const int kind = (pose - 5 - most) % 4;
           if (kind == 0)
             v = lo - 0.25 * range + 1.5 * range * next(&random);
-          else if (kind == 1)
-            v = KEY((int)floor(next(&random) * (nk ? nk : 1)));
+          else if (kind == 1) {
+            const int pick = (int)floor(next(&random) * (nk ? nk : 1)); /* drawn with or without keys */
+            v = KEY(pick);
+          }
           else if (kind == 2)
             v = lo + range * next(&random);
           else
