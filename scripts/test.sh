@@ -20,3 +20,7 @@ ctest --test-dir build-test --output-on-failure -j "$(nproc)"
 # the random-rig cases; the player page drawing as p2lrt render does.
 P2L_NATIVE_BUILD=build-test scripts/wasm.sh --test
 P2L_NATIVE_BUILD=build-test scripts/browser_test.sh
+# A real client on the drop-in Cubism Core: pixi-live2d-display (npm) drives Haru for 10 s at
+# 60 Hz on the official Core 4.2.2 and on build-wasm/live2dcubismcore.js, frames compared, then
+# both drawn in headless Chromium (tests/dropin/README.md). 77: a package could not be fetched.
+bash tests/dropin/run.sh build-wasm/live2dcubismcore.js build-test/dropin || [[ $? -eq 77 ]]

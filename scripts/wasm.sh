@@ -67,6 +67,18 @@ for wasm in build-wasm/p2l.wasm build-wasm/p2l-render.wasm; do
     console.log(WebAssembly.Module.exports(m).filter(x=>x.name.startsWith('p2l_')).length)")
   echo "wasm: $wasm $bytes bytes ($((bytes / 1024)) KiB), gzip -9 $gz bytes ($((gz / 1024)) KiB); imports: $imports; exports $exports C API functions"
 done
+# The drop-in Cubism Core (web/cubismcore/, docs/CUBISM_CORE.md): p2lcore.wasm deflated into one
+# script with fflate's inflate (MIT, from npm into the cache, sha256 pinned); budget 300 KB.
+FFLATE=$(scripts/npm_fetch.sh fflate 0.8.2 umd/index.js)
+verify "$FFLATE" fflate-0.8.2.tgz 61fd5061e2fc8e5e3e3129f7f2fec7bd78a313e1bf4becbf1cc1cc9998d141dc
+node web/cubismcore/assemble.mjs web/cubismcore/live2dcubismcore.src.js "$FFLATE/package/umd/index.js" \
+  build-wasm/p2lcore.wasm build-wasm/live2dcubismcore.js
+core_budget=300000
+if (( $(stat -c %s build-wasm/live2dcubismcore.js) > core_budget )); then
+  echo "wasm: build-wasm/live2dcubismcore.js is over its budget of $core_budget bytes" >&2
+  [[ "${1:-}" == "--test" ]] && exit 1
+fi
+
 wasm=build-wasm/p2l.wasm
 # The budget for the browser's module, both decoders in (docs/WEB.md says what it took).
 budget=315000
@@ -95,5 +107,10 @@ if [[ "${1:-}" == "--test" ]]; then
   node web/test/conformance.mjs "$wasm" build-wasm/cases $vectors || status=1
   node web/test/malloc_stress.mjs build-wasm/p2l_malloc_test.wasm || status=1
   node web/test/warp_simd.mjs build-wasm/p2l_warp_test.wasm || status=1
+  # The drop-in Core in node against Core 6.0.1's fixture dumps, bit for bit, through the official
+  # dump script itself (tests/cubism/core_dump.js), and against Core 4.2.2 on Haru.
+  cmake --build "$native" --target p2l_csm_compare_dumps -j 2
+  bash tests/csm/run_js.sh build-wasm/live2dcubismcore.js "$native"/tests/csm/p2l_csm_compare_dumps build-wasm/fixture-mocs \
+    build-wasm/csm-js || status=1
   exit $status
 fi
