@@ -110,6 +110,7 @@ if [[ "${1:-}" == "--test" ]]; then
   # The drop-in Core in node against Core 6.0.1's fixture dumps, bit for bit, through the official
   # dump script itself (tests/cubism/core_dump.js), and against Core 4.2.2 on Haru.
   cmake --build "$native" --target p2l_csm_compare_dumps -j 2
+  node web/test/cubism_core_api.mjs build-wasm/live2dcubismcore.js build-wasm/fixture-mocs/v6-all.moc3 || status=1
   bash tests/csm/run_js.sh build-wasm/live2dcubismcore.js "$native"/tests/csm/p2l_csm_compare_dumps build-wasm/fixture-mocs \
     build-wasm/csm-js || status=1
   exit $status

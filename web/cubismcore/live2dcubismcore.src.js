@@ -100,6 +100,19 @@ var Live2DCubismCore;
     return block;
   }
 
+  // ---- Constants, as the official file declares them on the namespace ----
+
+  Live2DCubismCore.AlignofMoc = 64;
+  Live2DCubismCore.AlignofModel = 16;
+  ['Unknown', '30', '33', '40', '42', '50', '53'].forEach(function (name, i) { Live2DCubismCore['MocVersion_' + name] = i; });
+  Live2DCubismCore.ParameterType_Normal = 0;
+  Live2DCubismCore.ParameterType_BlendShape = 1;
+  ['Normal', 'AddCompatible', 'MultiplyCompatible', 'Add', 'AddGlow', 'Darken', 'Multiply', 'ColorBurn', 'LinearBurn',
+   'Lighten', 'Screen', 'ColorDodge', 'Overlay', 'SoftLight', 'HardLight', 'LinearLight', 'Hue', 'Color']
+    .forEach(function (name, i) { Live2DCubismCore['ColorBlendType_' + name] = i; });
+  ['Over', 'Atop', 'Out', 'ConjointOver', 'DisjointOver']
+    .forEach(function (name, i) { Live2DCubismCore['AlphaBlendType_' + name] = i; });
+
   // ---- Logging ----
 
   var logFunction = null;
@@ -122,6 +135,9 @@ var Live2DCubismCore;
     function Logging() {}
     Logging.csmSetLogFunction = function (handler) { logFunction = handler; };
     Logging.csmGetLogFunction = function () { return logFunction; };
+    // (the official file turns a handler into something its module can call; here the handler
+    // is called from JavaScript, so it stays as it is)
+    Logging.wrapLogFunction = function (handler) { return handler; };
     return Logging;
   })();
   Live2DCubismCore.Logging = Logging;
@@ -310,7 +326,8 @@ var Live2DCubismCore;
       this.drawables = new Drawables(ptr);
       this.canvasinfo = new CanvasInfo(ptr);
       this.offscreens = new Offscreens(ptr);
-      this._renderOrders = view(Int32Array, E.csmGetRenderOrders(ptr) >>> 0, this.drawables.count + this.offscreens.count);
+      // The drawables' render places, then the offscreens' (Core 6: also getRenderOrders()).
+      this.renderOrders = view(Int32Array, E.csmGetRenderOrders(ptr) >>> 0, this.drawables.count + this.offscreens.count);
     }
     // A Model, or null when it cannot be made (the log says why).
     Model.fromMoc = function (moc) {
@@ -320,7 +337,7 @@ var Live2DCubismCore;
     };
     Model.prototype.update = function () { E.csmUpdateModel(this._ptr); };
     // The drawables' render places, then the offscreens' (Core 6).
-    Model.prototype.getRenderOrders = function () { return this._renderOrders; };
+    Model.prototype.getRenderOrders = function () { return this.renderOrders; };
     Model.prototype.release = function () {
       if (!this._ptr) return;
       E.p2lcsm_release_model(this._ptr);
