@@ -30,7 +30,7 @@ std::vector<std::uint8_t> make_moc3(std::uint64_t seed, int version) {
 struct Aligned {
   explicit Aligned(const std::vector<std::uint8_t>& bytes, std::size_t alignment = csmAlignofMoc)
       : size(bytes.size()), block(static_cast<std::uint8_t*>(std::aligned_alloc(alignment, (bytes.size() / alignment + 1) * alignment))) {
-    std::memcpy(block, bytes.data(), bytes.size());
+    if (!bytes.empty()) std::memcpy(block, bytes.data(), bytes.size());
   }
   ~Aligned() { std::free(block); }
   Aligned(const Aligned&) = delete;
