@@ -9,7 +9,7 @@
  * Module:          import './live2dcubismcore.js'  (sets globalThis.Live2DCubismCore), or
  *                  const Live2DCubismCore = require('./live2dcubismcore.js')
  *
- * docs/CUBISM_CORE.md describes it. This file is assembled by scripts/cubism_core_js.sh from
+ * docs/CUBISM_CORE.md describes it. scripts/wasm.sh assembles this file (web/cubismcore/assemble.mjs) from
  * web/cubismcore/live2dcubismcore.src.js, fflate's inflate (MIT) and p2lcore.wasm.
  */
 var Live2DCubismCore;
