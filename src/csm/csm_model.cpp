@@ -12,6 +12,7 @@
 
 namespace {
 
+using p2l::csm::MocData;
 using p2l::csm::ModelHeader;
 using p2l::csm::ModelState;
 
@@ -25,18 +26,30 @@ ModelState* state_of(const csmModel* model) {
   return h.state;
 }
 
-const p2l::csm::MocData* moc_of(const csmModel* model) {
+const MocData* moc_of(const csmModel* model) {
   const ModelState* m = state_of(model);
   return m ? m->moc.get() : nullptr;
 }
 
+// A moc's constant array (NULL for an empty one, or a NULL or foreign model), and a model's own.
 template <class T>
-T* data_or_null(std::vector<T>& v) {
-  return v.empty() ? nullptr : v.data();
+const T* moc_array(const csmModel* model, std::vector<T> MocData::*field) {
+  const MocData* d = moc_of(model);
+  return d && !(d->*field).empty() ? (d->*field).data() : nullptr;
 }
 template <class T>
-const T* data_or_null(const std::vector<T>& v) {
-  return v.empty() ? nullptr : v.data();
+T* model_array(const csmModel* model, std::vector<T> ModelState::*field) {
+  ModelState* m = state_of(model);
+  return m && !(m->*field).empty() ? (m->*field).data() : nullptr;
+}
+// The pointer tables (ids, keys, masks, UVs, indices) as the C API types them.
+template <class T>
+const T** moc_table(const csmModel* model, std::vector<const T*> MocData::*field) {
+  return const_cast<const T**>(moc_array(model, field));
+}
+int count_of(const csmModel* model, std::size_t (MocData::*count)() const) {
+  const MocData* d = moc_of(model);
+  return d ? static_cast<int>((d->*count)()) : 0;
 }
 
 }  // namespace
@@ -58,7 +71,7 @@ void csmResetDrawableDynamicFlags(csmModel* model) {
 
 void csmReadCanvasInfo(const csmModel* model, csmVector2* outSizeInPixels, csmVector2* outOriginInPixels,
                        float* outPixelsPerUnit) {
-  const p2l::csm::MocData* d = moc_of(model);
+  const MocData* d = moc_of(model);
   if (!d) return;
   if (outSizeInPixels) *outSizeInPixels = d->canvas_size;
   if (outOriginInPixels) *outOriginInPixels = d->canvas_origin;
@@ -67,191 +80,74 @@ void csmReadCanvasInfo(const csmModel* model, csmVector2* outSizeInPixels, csmVe
 
 // ---- Parameters ----
 
-int csmGetParameterCount(const csmModel* model) {
-  const p2l::csm::MocData* d = moc_of(model);
-  return d ? static_cast<int>(d->parameter_ids.size()) : 0;
-}
-const char** csmGetParameterIds(const csmModel* model) {
-  const p2l::csm::MocData* d = moc_of(model);
-  return d ? const_cast<const char**>(data_or_null(d->parameter_ids)) : nullptr;
-}
-const csmParameterType* csmGetParameterTypes(const csmModel* model) {
-  const p2l::csm::MocData* d = moc_of(model);
-  return d ? data_or_null(d->parameter_types) : nullptr;
-}
-const float* csmGetParameterMinimumValues(const csmModel* model) {
-  const p2l::csm::MocData* d = moc_of(model);
-  return d ? data_or_null(d->parameter_min) : nullptr;
-}
-const float* csmGetParameterMaximumValues(const csmModel* model) {
-  const p2l::csm::MocData* d = moc_of(model);
-  return d ? data_or_null(d->parameter_max) : nullptr;
-}
-const float* csmGetParameterDefaultValues(const csmModel* model) {
-  const p2l::csm::MocData* d = moc_of(model);
-  return d ? data_or_null(d->parameter_default) : nullptr;
-}
+int csmGetParameterCount(const csmModel* model) { return count_of(model, &MocData::parameter_count); }
+const char** csmGetParameterIds(const csmModel* model) { return moc_table(model, &MocData::parameter_ids); }
+const csmParameterType* csmGetParameterTypes(const csmModel* model) { return moc_array(model, &MocData::parameter_types); }
+const float* csmGetParameterMinimumValues(const csmModel* model) { return moc_array(model, &MocData::parameter_min); }
+const float* csmGetParameterMaximumValues(const csmModel* model) { return moc_array(model, &MocData::parameter_max); }
+const float* csmGetParameterDefaultValues(const csmModel* model) { return moc_array(model, &MocData::parameter_default); }
+// The instance's own values: what the host writes is what the next update evaluates.
 float* csmGetParameterValues(csmModel* model) {
   ModelState* m = state_of(model);
   if (!m || m->instance.parameters().empty()) return nullptr;
   return m->instance.parameters().data();
 }
-const int* csmGetParameterRepeats(const csmModel* model) {
-  const p2l::csm::MocData* d = moc_of(model);
-  return d ? data_or_null(d->parameter_repeats) : nullptr;
-}
-const int* csmGetParameterKeyCounts(const csmModel* model) {
-  const p2l::csm::MocData* d = moc_of(model);
-  return d ? data_or_null(d->parameter_key_counts) : nullptr;
-}
-const float** csmGetParameterKeyValues(const csmModel* model) {
-  const p2l::csm::MocData* d = moc_of(model);
-  return d ? const_cast<const float**>(data_or_null(d->parameter_keys)) : nullptr;
-}
+const int* csmGetParameterRepeats(const csmModel* model) { return moc_array(model, &MocData::parameter_repeats); }
+const int* csmGetParameterKeyCounts(const csmModel* model) { return moc_array(model, &MocData::parameter_key_counts); }
+const float** csmGetParameterKeyValues(const csmModel* model) { return moc_table(model, &MocData::parameter_keys); }
 
 // ---- Parts ----
 
-int csmGetPartCount(const csmModel* model) {
-  const p2l::csm::MocData* d = moc_of(model);
-  return d ? static_cast<int>(d->part_ids.size()) : 0;
-}
-const char** csmGetPartIds(const csmModel* model) {
-  const p2l::csm::MocData* d = moc_of(model);
-  return d ? const_cast<const char**>(data_or_null(d->part_ids)) : nullptr;
-}
-float* csmGetPartOpacities(csmModel* model) {
-  ModelState* m = state_of(model);
-  return m ? data_or_null(m->part_opacities) : nullptr;
-}
-const int* csmGetPartParentPartIndices(const csmModel* model) {
-  const p2l::csm::MocData* d = moc_of(model);
-  return d ? data_or_null(d->part_parents) : nullptr;
-}
-const int* csmGetPartOffscreenIndices(const csmModel* model) {
-  const p2l::csm::MocData* d = moc_of(model);
-  return d ? data_or_null(d->part_offscreens) : nullptr;
-}
+int csmGetPartCount(const csmModel* model) { return count_of(model, &MocData::part_count); }
+const char** csmGetPartIds(const csmModel* model) { return moc_table(model, &MocData::part_ids); }
+float* csmGetPartOpacities(csmModel* model) { return model_array(model, &ModelState::part_opacities); }
+const int* csmGetPartParentPartIndices(const csmModel* model) { return moc_array(model, &MocData::part_parents); }
+const int* csmGetPartOffscreenIndices(const csmModel* model) { return moc_array(model, &MocData::part_offscreens); }
 
 // ---- Drawables ----
 
-int csmGetDrawableCount(const csmModel* model) {
-  const p2l::csm::MocData* d = moc_of(model);
-  return d ? static_cast<int>(d->drawable_count()) : 0;
-}
-const char** csmGetDrawableIds(const csmModel* model) {
-  const p2l::csm::MocData* d = moc_of(model);
-  return d ? const_cast<const char**>(data_or_null(d->drawable_ids)) : nullptr;
-}
-const csmFlags* csmGetDrawableConstantFlags(const csmModel* model) {
-  const p2l::csm::MocData* d = moc_of(model);
-  return d ? data_or_null(d->drawable_flags) : nullptr;
-}
-const csmFlags* csmGetDrawableDynamicFlags(const csmModel* model) {
-  const ModelState* m = state_of(model);
-  return m ? data_or_null(m->dynamic_flags) : nullptr;
-}
-const int* csmGetDrawableBlendModes(const csmModel* model) {
-  const p2l::csm::MocData* d = moc_of(model);
-  return d ? data_or_null(d->drawable_blend_modes) : nullptr;
-}
-const int* csmGetDrawableTextureIndices(const csmModel* model) {
-  const p2l::csm::MocData* d = moc_of(model);
-  return d ? data_or_null(d->drawable_textures) : nullptr;
-}
+int csmGetDrawableCount(const csmModel* model) { return count_of(model, &MocData::drawable_count); }
+const char** csmGetDrawableIds(const csmModel* model) { return moc_table(model, &MocData::drawable_ids); }
+const csmFlags* csmGetDrawableConstantFlags(const csmModel* model) { return moc_array(model, &MocData::drawable_flags); }
+const csmFlags* csmGetDrawableDynamicFlags(const csmModel* model) { return model_array(model, &ModelState::dynamic_flags); }
+const int* csmGetDrawableBlendModes(const csmModel* model) { return moc_array(model, &MocData::drawable_blend_modes); }
+const int* csmGetDrawableTextureIndices(const csmModel* model) { return moc_array(model, &MocData::drawable_textures); }
+// Draw orders and opacities are the evaluator's own arrays, read in place.
 const int* csmGetDrawableDrawOrders(const csmModel* model) {
   const ModelState* m = state_of(model);
-  return m ? data_or_null(m->instance.state().cubism.draw_orders) : nullptr;
+  return m && !m->instance.state().cubism.draw_orders.empty() ? m->instance.state().cubism.draw_orders.data() : nullptr;
 }
-const int* csmGetDrawableRenderOrders(const csmModel* model) {
-  const ModelState* m = state_of(model);
-  return m ? data_or_null(m->drawable_render_orders) : nullptr;
-}
+const int* csmGetDrawableRenderOrders(const csmModel* model) { return model_array(model, &ModelState::drawable_render_orders); }
 const float* csmGetDrawableOpacities(const csmModel* model) {
   const ModelState* m = state_of(model);
-  return m ? data_or_null(m->instance.state().opacity) : nullptr;
+  return m && !m->instance.state().opacity.empty() ? m->instance.state().opacity.data() : nullptr;
 }
-const int* csmGetDrawableMaskCounts(const csmModel* model) {
-  const p2l::csm::MocData* d = moc_of(model);
-  return d ? data_or_null(d->drawable_mask_counts) : nullptr;
-}
-const int** csmGetDrawableMasks(const csmModel* model) {
-  const p2l::csm::MocData* d = moc_of(model);
-  return d ? const_cast<const int**>(data_or_null(d->drawable_masks)) : nullptr;
-}
-const int* csmGetDrawableVertexCounts(const csmModel* model) {
-  const p2l::csm::MocData* d = moc_of(model);
-  return d ? data_or_null(d->drawable_vertex_counts) : nullptr;
-}
+const int* csmGetDrawableMaskCounts(const csmModel* model) { return moc_array(model, &MocData::drawable_mask_counts); }
+const int** csmGetDrawableMasks(const csmModel* model) { return moc_table(model, &MocData::drawable_masks); }
+const int* csmGetDrawableVertexCounts(const csmModel* model) { return moc_array(model, &MocData::drawable_vertex_counts); }
 const csmVector2** csmGetDrawableVertexPositions(const csmModel* model) {
-  const ModelState* m = state_of(model);
-  return m ? const_cast<const csmVector2**>(data_or_null(m->vertex_positions)) : nullptr;
+  return const_cast<const csmVector2**>(model_array(model, &ModelState::vertex_positions));
 }
-const csmVector2** csmGetDrawableVertexUvs(const csmModel* model) {
-  const p2l::csm::MocData* d = moc_of(model);
-  return d ? const_cast<const csmVector2**>(data_or_null(d->drawable_uvs)) : nullptr;
-}
-const int* csmGetDrawableIndexCounts(const csmModel* model) {
-  const p2l::csm::MocData* d = moc_of(model);
-  return d ? data_or_null(d->drawable_index_counts) : nullptr;
-}
-const unsigned short** csmGetDrawableIndices(const csmModel* model) {
-  const p2l::csm::MocData* d = moc_of(model);
-  return d ? const_cast<const unsigned short**>(data_or_null(d->drawable_indices)) : nullptr;
-}
-const csmVector4* csmGetDrawableMultiplyColors(const csmModel* model) {
-  const ModelState* m = state_of(model);
-  return m ? data_or_null(m->multiply) : nullptr;
-}
-const csmVector4* csmGetDrawableScreenColors(const csmModel* model) {
-  const ModelState* m = state_of(model);
-  return m ? data_or_null(m->screen) : nullptr;
-}
-const int* csmGetDrawableParentPartIndices(const csmModel* model) {
-  const p2l::csm::MocData* d = moc_of(model);
-  return d ? data_or_null(d->drawable_parents) : nullptr;
-}
+const csmVector2** csmGetDrawableVertexUvs(const csmModel* model) { return moc_table(model, &MocData::drawable_uvs); }
+const int* csmGetDrawableIndexCounts(const csmModel* model) { return moc_array(model, &MocData::drawable_index_counts); }
+const unsigned short** csmGetDrawableIndices(const csmModel* model) { return moc_table(model, &MocData::drawable_indices); }
+const csmVector4* csmGetDrawableMultiplyColors(const csmModel* model) { return model_array(model, &ModelState::multiply); }
+const csmVector4* csmGetDrawableScreenColors(const csmModel* model) { return model_array(model, &ModelState::screen); }
+const int* csmGetDrawableParentPartIndices(const csmModel* model) { return moc_array(model, &MocData::drawable_parents); }
 
 // ---- Offscreens and render orders ----
 
-int csmGetOffscreenCount(const csmModel* model) {
-  const p2l::csm::MocData* d = moc_of(model);
-  return d ? static_cast<int>(d->offscreen_count()) : 0;
-}
-const int* csmGetOffscreenBlendModes(const csmModel* model) {
-  const p2l::csm::MocData* d = moc_of(model);
-  return d ? data_or_null(d->offscreen_blend_modes) : nullptr;
-}
-const float* csmGetOffscreenOpacities(const csmModel* model) {
-  const ModelState* m = state_of(model);
-  return m ? data_or_null(m->offscreen_opacity) : nullptr;
-}
-const int* csmGetOffscreenOwnerIndices(const csmModel* model) {
-  const p2l::csm::MocData* d = moc_of(model);
-  return d ? data_or_null(d->offscreen_owners) : nullptr;
-}
+int csmGetOffscreenCount(const csmModel* model) { return count_of(model, &MocData::offscreen_count); }
+const int* csmGetOffscreenBlendModes(const csmModel* model) { return moc_array(model, &MocData::offscreen_blend_modes); }
+const float* csmGetOffscreenOpacities(const csmModel* model) { return model_array(model, &ModelState::offscreen_opacity); }
+const int* csmGetOffscreenOwnerIndices(const csmModel* model) { return moc_array(model, &MocData::offscreen_owners); }
 const csmVector4* csmGetOffscreenMultiplyColors(const csmModel* model) {
-  const ModelState* m = state_of(model);
-  return m ? data_or_null(m->offscreen_multiply) : nullptr;
+  return model_array(model, &ModelState::offscreen_multiply);
 }
-const csmVector4* csmGetOffscreenScreenColors(const csmModel* model) {
-  const ModelState* m = state_of(model);
-  return m ? data_or_null(m->offscreen_screen) : nullptr;
-}
-const int* csmGetOffscreenMaskCounts(const csmModel* model) {
-  const p2l::csm::MocData* d = moc_of(model);
-  return d ? data_or_null(d->offscreen_mask_counts) : nullptr;
-}
-const int** csmGetOffscreenMasks(const csmModel* model) {
-  const p2l::csm::MocData* d = moc_of(model);
-  return d ? const_cast<const int**>(data_or_null(d->offscreen_masks)) : nullptr;
-}
-const csmFlags* csmGetOffscreenConstantFlags(const csmModel* model) {
-  const p2l::csm::MocData* d = moc_of(model);
-  return d ? data_or_null(d->offscreen_flags) : nullptr;
-}
-const int* csmGetRenderOrders(const csmModel* model) {
-  const ModelState* m = state_of(model);
-  return m ? data_or_null(m->render_orders) : nullptr;
-}
+const csmVector4* csmGetOffscreenScreenColors(const csmModel* model) { return model_array(model, &ModelState::offscreen_screen); }
+const int* csmGetOffscreenMaskCounts(const csmModel* model) { return moc_array(model, &MocData::offscreen_mask_counts); }
+const int** csmGetOffscreenMasks(const csmModel* model) { return moc_table(model, &MocData::offscreen_masks); }
+const csmFlags* csmGetOffscreenConstantFlags(const csmModel* model) { return moc_array(model, &MocData::offscreen_flags); }
+const int* csmGetRenderOrders(const csmModel* model) { return model_array(model, &ModelState::render_orders); }
 
 }  // extern "C"

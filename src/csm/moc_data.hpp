@@ -57,6 +57,8 @@ struct MocData {
   // position among the plan's offscreen parts.
   std::vector<std::uint32_t> offscreen_slot;
 
+  std::size_t parameter_count() const { return parameter_ids.size(); }
+  std::size_t part_count() const { return part_ids.size(); }
   std::size_t drawable_count() const { return drawable_ids.size(); }
   std::size_t offscreen_count() const { return offscreen_owners.size(); }
 };

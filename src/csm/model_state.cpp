@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "eval/state.hpp"
 
@@ -9,8 +10,6 @@ namespace p2l::csm {
 namespace {
 
 csmVector4 rgba(const Rgb& c) { return {c[0], c[1], c[2], 1.0f}; }
-
-bool differs(const csmVector4& a, const csmVector4& b) { return a.X != b.X || a.Y != b.Y || a.Z != b.Z || a.W != b.W; }
 
 enum class Flags { Created, Renewed, VisibleOnly };
 
@@ -33,12 +32,8 @@ ModelState::ModelState(std::shared_ptr<const MocData> data) : moc(std::move(data
   offscreen_opacity.assign(no, 0.0f);
   offscreen_multiply.assign(no, {1, 1, 1, 1});
   offscreen_screen.assign(no, {0, 0, 0, 1});
-  shown_before.assign(nd, 0);
-  opacity_before.assign(nd, 0.0f);
-  draw_order_before.assign(nd, 0);
   render_order_before.assign(nd, 0);
-  multiply_before.assign(nd, {});
-  screen_before.assign(nd, {});
+  offscreens_before.assign(no > 0 ? nd + no : 0, 0);
   // The Core evaluates a model as it makes it, and reports every change then.
   evaluate(*this, Flags::Created);
 }
@@ -78,44 +73,40 @@ void evaluate(ModelState& m, Flags how) {
     m.offscreen_screen[k] = rgba(c.screen);
     m.render_orders[nd + k] = places[nd + slot];
   }
-  // The drawables' places among themselves (Core 5 hosts): with offscreens in the sequence,
-  // their ranks once the offscreens' places are taken out.
+  // The drawables' places among themselves (Core 5 hosts): each place less the offscreen places
+  // before it, counted over the whole sequence once.
   if (no == 0) {
     std::copy(m.render_orders.begin(), m.render_orders.begin() + static_cast<std::ptrdiff_t>(nd), m.drawable_render_orders.begin());
   } else {
-    for (std::uint32_t i = 0; i < nd; ++i) {
-      int below = 0;
-      for (std::uint32_t k = 0; k < no; ++k) below += m.render_orders[nd + k] < m.render_orders[i] ? 1 : 0;
-      m.drawable_render_orders[i] = m.render_orders[i] - below;
-    }
+    std::fill(m.offscreens_before.begin(), m.offscreens_before.end(), 0);
+    for (std::uint32_t k = 0; k < no; ++k) m.offscreens_before[static_cast<std::size_t>(m.render_orders[nd + k])] = 1;
+    int seen = 0;
+    for (int& place : m.offscreens_before) seen += std::exchange(place, seen);
+    for (std::uint32_t i = 0; i < nd; ++i)
+      m.drawable_render_orders[i] = m.render_orders[i] - m.offscreens_before[static_cast<std::size_t>(m.render_orders[i])];
   }
+  // The flags. The instance's change bits already compare visibility, opacity, draw order and
+  // colours with its evaluation before; the render order is compared here, over drawables and
+  // offscreens together, and the vertex bit marks what was evaluated.
+  constexpr std::uint32_t kCompared = kMeshVisibilityChanged | kMeshOpacityChanged | kMeshDrawOrderChanged | kMeshColorsChanged;
+  static_assert(kMeshVisibilityChanged == csmVisibilityDidChange && kMeshOpacityChanged == csmOpacityDidChange &&
+                kMeshDrawOrderChanged == csmDrawOrderDidChange && kMeshColorsChanged == csmBlendColorDidChange);
   const auto& enabled = in.state().cubism.mesh_on;
   for (std::uint32_t i = 0; i < nd; ++i) {
-    const bool shown = (in.changes(i) & kMeshVisible) != 0;
-    const float opacity = in.opacity(i);
-    const int draw_order = in.state().cubism.draw_orders[i];
+    const std::uint32_t changes = in.changes(i);
+    const int shown = (changes & kMeshVisible) != 0 ? csmIsVisible : 0;
     csmFlags& f = m.dynamic_flags[i];
     if (how == Flags::Created) {
-      f = static_cast<csmFlags>(0x7e | (shown ? csmIsVisible : 0));
+      f = static_cast<csmFlags>(0x7e | shown);
     } else if (how == Flags::VisibleOnly) {
-      f = static_cast<csmFlags>((f & ~csmIsVisible) | (shown ? csmIsVisible : 0));
+      f = static_cast<csmFlags>((f & ~csmIsVisible) | shown);
     } else {
-      int bits = shown ? csmIsVisible : 0;
+      int bits = shown | static_cast<int>(changes & kCompared);
       if (enabled[i]) bits |= csmVertexPositionsDidChange;
-      if (shown != (m.shown_before[i] != 0)) bits |= csmVisibilityDidChange;
-      if (opacity != m.opacity_before[i]) bits |= csmOpacityDidChange;
-      if (draw_order != m.draw_order_before[i]) bits |= csmDrawOrderDidChange;
       if (m.render_orders[i] != m.render_order_before[i]) bits |= csmRenderOrderDidChange;
-      if (differs(m.multiply[i], m.multiply_before[i]) || differs(m.screen[i], m.screen_before[i]))
-        bits |= csmBlendColorDidChange;
       f = static_cast<csmFlags>(bits);
     }
-    m.shown_before[i] = shown ? 1 : 0;
-    m.opacity_before[i] = opacity;
-    m.draw_order_before[i] = draw_order;
     m.render_order_before[i] = m.render_orders[i];
-    m.multiply_before[i] = m.multiply[i];
-    m.screen_before[i] = m.screen[i];
   }
 }
 

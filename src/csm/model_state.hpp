@@ -32,10 +32,8 @@ struct ModelState {
   // change bit against the update before, the vertex bit for every drawable it evaluated); any
   // other update refreshes the visible bit alone; the reset itself changes nothing visible.
   bool reset_pending = false;
-  std::vector<std::uint8_t> shown_before;
-  std::vector<float> opacity_before;
-  std::vector<int> draw_order_before, render_order_before;
-  std::vector<csmVector4> multiply_before, screen_before;
+  std::vector<int> render_order_before;  // the other change bits are the instance's own
+  std::vector<int> offscreens_before;    // per render place: the offscreen places before it (scratch)
 };
 
 // The header csmInitializeModelInPlace writes at the start of the caller's model buffer.

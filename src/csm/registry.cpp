@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <cstring>
 #include <mutex>
+#include <vector>
 
 #include "base/mutex.hpp"
-#include <vector>
 
 namespace p2l::csm {
 namespace {
@@ -26,17 +26,27 @@ Registry& registry() {
   return *r;
 }
 
-// Drops every entry overlapping [begin, end) (under the lock). Their memory was freed by the
-// caller; a model's own state is deleted after the lock is released by the caller's vector.
-void drop_overlapping(std::vector<Entry>& entries, std::uintptr_t begin, std::uintptr_t end, std::vector<Entry>& dropped) {
-  auto overlaps = [&](const Entry& e) { return e.begin < end && begin < e.end; };
-  for (auto& e : entries)
-    if (overlaps(e)) dropped.push_back(std::move(e));
-  entries.erase(std::remove_if(entries.begin(), entries.end(), [](const Entry& e) { return !e.moc && !e.model; }),
-                entries.end());
+std::uintptr_t address_of(const void* p) { return reinterpret_cast<std::uintptr_t>(p); }
+
+// Adds [e] for the buffer [address, address + size), after taking out every entry that overlaps
+// it (their memory was freed by the caller). What is taken out is destroyed in [dropped], which
+// the caller declares before the lock so that it is destroyed after the lock is released.
+void add(Registry& r, const void* address, std::size_t size, Entry e, std::vector<Entry>& dropped) {
+  e.begin = address_of(address);
+  e.end = e.begin + std::max<std::size_t>(size, 1);
+  for (auto& old : r.entries)
+    if (old.begin < e.end && e.begin < old.end) dropped.push_back(std::move(old));
+  std::erase_if(r.entries, [](const Entry& x) { return !x.moc && !x.model; });
+  r.entries.push_back(std::move(e));
 }
 
-std::uintptr_t address_of(const void* p) { return reinterpret_cast<std::uintptr_t>(p); }
+// Takes out the moc (or the model) made at [address]; whether there was one.
+bool remove(Registry& r, const void* address, bool model, std::vector<Entry>& dropped) {
+  for (auto& e : r.entries)
+    if ((model ? e.model != nullptr : e.moc != nullptr) && e.begin == address_of(address)) dropped.push_back(std::move(e));
+  std::erase_if(r.entries, [](const Entry& x) { return !x.moc && !x.model; });
+  return !dropped.empty();
+}
 
 }  // namespace
 
@@ -44,13 +54,9 @@ void register_moc(const void* address, std::size_t size, std::shared_ptr<const M
   std::vector<Entry> dropped;
   Registry& r = registry();
   std::lock_guard<p2l::Mutex> lock(r.mutex);
-  const std::uintptr_t begin = address_of(address), end = begin + std::max<std::size_t>(size, 1);
-  drop_overlapping(r.entries, begin, end, dropped);
   Entry e;
-  e.begin = begin;
-  e.end = end;
   e.moc = std::move(moc);
-  r.entries.push_back(std::move(e));
+  add(r, address, size, std::move(e), dropped);
 }
 
 std::shared_ptr<const MocData> find_moc(const void* address) {
@@ -65,16 +71,12 @@ ModelState* register_model(void* address, std::size_t size, std::unique_ptr<Mode
   std::vector<Entry> dropped;
   Registry& r = registry();
   std::lock_guard<p2l::Mutex> lock(r.mutex);
-  const std::uintptr_t begin = address_of(address), end = begin + std::max<std::size_t>(size, 1);
-  drop_overlapping(r.entries, begin, end, dropped);
   ModelState* state = model.get();
   const ModelHeader header{kModelMagic, state, kModelMagic ^ static_cast<std::uint64_t>(address_of(state))};
   std::memcpy(address, &header, sizeof header);
   Entry e;
-  e.begin = begin;
-  e.end = end;
   e.model = std::move(model);
-  r.entries.push_back(std::move(e));
+  add(r, address, size, std::move(e), dropped);
   return state;
 }
 
@@ -82,21 +84,16 @@ bool release_moc(const void* address) {
   std::vector<Entry> dropped;
   Registry& r = registry();
   std::lock_guard<p2l::Mutex> lock(r.mutex);
-  for (auto& e : r.entries)
-    if (e.moc && e.begin == address_of(address)) dropped.push_back(std::move(e));
-  std::erase_if(r.entries, [](const Entry& e) { return !e.moc && !e.model; });
-  return !dropped.empty();
+  return remove(r, address, false, dropped);
 }
 
 bool release_model(const void* address) {
   std::vector<Entry> dropped;
   Registry& r = registry();
   std::lock_guard<p2l::Mutex> lock(r.mutex);
-  for (auto& e : r.entries)
-    if (e.model && e.begin == address_of(address)) dropped.push_back(std::move(e));
-  std::erase_if(r.entries, [](const Entry& e) { return !e.moc && !e.model; });
-  if (!dropped.empty()) std::memset(const_cast<void*>(address), 0, sizeof(ModelHeader));
-  return !dropped.empty();
+  if (!remove(r, address, true, dropped)) return false;
+  std::memset(const_cast<void*>(address), 0, sizeof(ModelHeader));
+  return true;
 }
 
 }  // namespace p2l::csm

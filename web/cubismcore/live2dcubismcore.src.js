@@ -228,19 +228,25 @@ var Live2DCubismCore;
   })();
   Live2DCubismCore.CanvasInfo = CanvasInfo;
 
+  // Sets [target]'s arrays from the module's getters, each entry [property, getter, Type, width,
+  // counts]: a view of width x n items, a table of views of counts[i] x width items each (counts
+  // names a property set before), or the strings of a table of C strings (Type String).
+  function attach(target, modelPtr, n, fields) {
+    fields.forEach(function (f) {
+      var address = E[f[1]](modelPtr) >>> 0;
+      target[f[0]] = f[2] === String ? strings(address, n) : f[4] ? views(f[2], address, target[f[4]], f[3]) : view(f[2], address, f[3] * n);
+    });
+  }
+
   var Parameters = (function () {
     function Parameters(modelPtr) {
-      var n = E.csmGetParameterCount(modelPtr);
-      this.count = n;
-      this.ids = strings(E.csmGetParameterIds(modelPtr) >>> 0, n);
-      this.minimumValues = view(Float32Array, E.csmGetParameterMinimumValues(modelPtr) >>> 0, n);
-      this.types = view(Int32Array, E.csmGetParameterTypes(modelPtr) >>> 0, n);
-      this.maximumValues = view(Float32Array, E.csmGetParameterMaximumValues(modelPtr) >>> 0, n);
-      this.defaultValues = view(Float32Array, E.csmGetParameterDefaultValues(modelPtr) >>> 0, n);
-      this.values = view(Float32Array, E.csmGetParameterValues(modelPtr) >>> 0, n);
-      this.repeats = view(Int32Array, E.csmGetParameterRepeats(modelPtr) >>> 0, n);
-      this.keyCounts = view(Int32Array, E.csmGetParameterKeyCounts(modelPtr) >>> 0, n);
-      this.keyValues = views(Float32Array, E.csmGetParameterKeyValues(modelPtr) >>> 0, this.keyCounts, 1);
+      var n = this.count = E.csmGetParameterCount(modelPtr);
+      attach(this, modelPtr, n, [
+        ['ids', 'csmGetParameterIds', String], ['minimumValues', 'csmGetParameterMinimumValues', Float32Array, 1],
+        ['types', 'csmGetParameterTypes', Int32Array, 1], ['maximumValues', 'csmGetParameterMaximumValues', Float32Array, 1],
+        ['defaultValues', 'csmGetParameterDefaultValues', Float32Array, 1], ['values', 'csmGetParameterValues', Float32Array, 1],
+        ['repeats', 'csmGetParameterRepeats', Int32Array, 1], ['keyCounts', 'csmGetParameterKeyCounts', Int32Array, 1],
+        ['keyValues', 'csmGetParameterKeyValues', Float32Array, 1, 'keyCounts']]);
     }
     return Parameters;
   })();
@@ -248,12 +254,10 @@ var Live2DCubismCore;
 
   var Parts = (function () {
     function Parts(modelPtr) {
-      var n = E.csmGetPartCount(modelPtr);
-      this.count = n;
-      this.ids = strings(E.csmGetPartIds(modelPtr) >>> 0, n);
-      this.opacities = view(Float32Array, E.csmGetPartOpacities(modelPtr) >>> 0, n);
-      this.parentIndices = view(Int32Array, E.csmGetPartParentPartIndices(modelPtr) >>> 0, n);
-      this.offscreenIndices = view(Int32Array, E.csmGetPartOffscreenIndices(modelPtr) >>> 0, n);
+      var n = this.count = E.csmGetPartCount(modelPtr);
+      attach(this, modelPtr, n, [
+        ['ids', 'csmGetPartIds', String], ['opacities', 'csmGetPartOpacities', Float32Array, 1],
+        ['parentIndices', 'csmGetPartParentPartIndices', Int32Array, 1], ['offscreenIndices', 'csmGetPartOffscreenIndices', Int32Array, 1]]);
     }
     return Parts;
   })();
@@ -261,27 +265,20 @@ var Live2DCubismCore;
 
   var Drawables = (function () {
     function Drawables(modelPtr) {
-      var n = E.csmGetDrawableCount(modelPtr);
       this._modelPtr = modelPtr;
-      this.count = n;
-      this.ids = strings(E.csmGetDrawableIds(modelPtr) >>> 0, n);
-      this.constantFlags = view(Uint8Array, E.csmGetDrawableConstantFlags(modelPtr) >>> 0, n);
-      this.dynamicFlags = view(Uint8Array, E.csmGetDrawableDynamicFlags(modelPtr) >>> 0, n);
-      this.blendModes = view(Int32Array, E.csmGetDrawableBlendModes(modelPtr) >>> 0, n);
-      this.textureIndices = view(Int32Array, E.csmGetDrawableTextureIndices(modelPtr) >>> 0, n);
-      this.drawOrders = view(Int32Array, E.csmGetDrawableDrawOrders(modelPtr) >>> 0, n);
-      this.renderOrders = view(Int32Array, E.csmGetDrawableRenderOrders(modelPtr) >>> 0, n);
-      this.opacities = view(Float32Array, E.csmGetDrawableOpacities(modelPtr) >>> 0, n);
-      this.maskCounts = view(Int32Array, E.csmGetDrawableMaskCounts(modelPtr) >>> 0, n);
-      this.masks = views(Int32Array, E.csmGetDrawableMasks(modelPtr) >>> 0, this.maskCounts, 1);
-      this.vertexCounts = view(Int32Array, E.csmGetDrawableVertexCounts(modelPtr) >>> 0, n);
-      this.vertexPositions = views(Float32Array, E.csmGetDrawableVertexPositions(modelPtr) >>> 0, this.vertexCounts, 2);
-      this.vertexUvs = views(Float32Array, E.csmGetDrawableVertexUvs(modelPtr) >>> 0, this.vertexCounts, 2);
-      this.indexCounts = view(Int32Array, E.csmGetDrawableIndexCounts(modelPtr) >>> 0, n);
-      this.indices = views(Uint16Array, E.csmGetDrawableIndices(modelPtr) >>> 0, this.indexCounts, 1);
-      this.multiplyColors = view(Float32Array, E.csmGetDrawableMultiplyColors(modelPtr) >>> 0, 4 * n);
-      this.screenColors = view(Float32Array, E.csmGetDrawableScreenColors(modelPtr) >>> 0, 4 * n);
-      this.parentPartIndices = view(Int32Array, E.csmGetDrawableParentPartIndices(modelPtr) >>> 0, n);
+      var n = this.count = E.csmGetDrawableCount(modelPtr);
+      attach(this, modelPtr, n, [
+        ['ids', 'csmGetDrawableIds', String], ['constantFlags', 'csmGetDrawableConstantFlags', Uint8Array, 1],
+        ['dynamicFlags', 'csmGetDrawableDynamicFlags', Uint8Array, 1], ['blendModes', 'csmGetDrawableBlendModes', Int32Array, 1],
+        ['textureIndices', 'csmGetDrawableTextureIndices', Int32Array, 1], ['drawOrders', 'csmGetDrawableDrawOrders', Int32Array, 1],
+        ['renderOrders', 'csmGetDrawableRenderOrders', Int32Array, 1], ['opacities', 'csmGetDrawableOpacities', Float32Array, 1],
+        ['maskCounts', 'csmGetDrawableMaskCounts', Int32Array, 1], ['masks', 'csmGetDrawableMasks', Int32Array, 1, 'maskCounts'],
+        ['vertexCounts', 'csmGetDrawableVertexCounts', Int32Array, 1],
+        ['vertexPositions', 'csmGetDrawableVertexPositions', Float32Array, 2, 'vertexCounts'],
+        ['vertexUvs', 'csmGetDrawableVertexUvs', Float32Array, 2, 'vertexCounts'],
+        ['indexCounts', 'csmGetDrawableIndexCounts', Int32Array, 1], ['indices', 'csmGetDrawableIndices', Uint16Array, 1, 'indexCounts'],
+        ['multiplyColors', 'csmGetDrawableMultiplyColors', Float32Array, 4], ['screenColors', 'csmGetDrawableScreenColors', Float32Array, 4],
+        ['parentPartIndices', 'csmGetDrawableParentPartIndices', Int32Array, 1]]);
     }
     Drawables.prototype.resetDynamicFlags = function () { E.csmResetDrawableDynamicFlags(this._modelPtr); };
     return Drawables;
@@ -290,16 +287,13 @@ var Live2DCubismCore;
 
   var Offscreens = (function () {
     function Offscreens(modelPtr) {
-      var n = E.csmGetOffscreenCount(modelPtr);
-      this.count = n;
-      this.blendModes = view(Int32Array, E.csmGetOffscreenBlendModes(modelPtr) >>> 0, n);
-      this.opacities = view(Float32Array, E.csmGetOffscreenOpacities(modelPtr) >>> 0, n);
-      this.ownerIndices = view(Int32Array, E.csmGetOffscreenOwnerIndices(modelPtr) >>> 0, n);
-      this.multiplyColors = view(Float32Array, E.csmGetOffscreenMultiplyColors(modelPtr) >>> 0, 4 * n);
-      this.screenColors = view(Float32Array, E.csmGetOffscreenScreenColors(modelPtr) >>> 0, 4 * n);
-      this.maskCounts = view(Int32Array, E.csmGetOffscreenMaskCounts(modelPtr) >>> 0, n);
-      this.masks = views(Int32Array, E.csmGetOffscreenMasks(modelPtr) >>> 0, this.maskCounts, 1);
-      this.constantFlags = view(Uint8Array, E.csmGetOffscreenConstantFlags(modelPtr) >>> 0, n);
+      var n = this.count = E.csmGetOffscreenCount(modelPtr);
+      attach(this, modelPtr, n, [
+        ['blendModes', 'csmGetOffscreenBlendModes', Int32Array, 1], ['opacities', 'csmGetOffscreenOpacities', Float32Array, 1],
+        ['ownerIndices', 'csmGetOffscreenOwnerIndices', Int32Array, 1],
+        ['multiplyColors', 'csmGetOffscreenMultiplyColors', Float32Array, 4], ['screenColors', 'csmGetOffscreenScreenColors', Float32Array, 4],
+        ['maskCounts', 'csmGetOffscreenMaskCounts', Int32Array, 1], ['masks', 'csmGetOffscreenMasks', Int32Array, 1, 'maskCounts'],
+        ['constantFlags', 'csmGetOffscreenConstantFlags', Uint8Array, 1]]);
     }
     return Offscreens;
   })();
