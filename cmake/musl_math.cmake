@@ -2,9 +2,15 @@
 # Cubism's rules (src/base/cubism_math.hpp says why). P2L_MUSL_MATH names the folder
 # scripts/fetch_musl_math.sh fills; without it the platform's functions stand in, and results
 # under Cubism's rules may differ from the official Core in the last bits.
-#   p2l_add_musl_math(TARGET)   creates the static library TARGET when the sources are there,
-#                               and sets P2L_HAVE_MUSL_MATH in the caller's scope.
+#   p2l_add_musl_math(TARGET [OBJECT])
+#     creates the static library TARGET (or, with OBJECT, an object library whose objects the
+#     caller adds to its own library) when the sources are there, and sets P2L_HAVE_MUSL_MATH in
+#     the caller's scope.
 function(p2l_add_musl_math target)
+  set(kind STATIC)
+  if(ARGV1 STREQUAL "OBJECT")
+    set(kind OBJECT)
+  endif()
   set(P2L_HAVE_MUSL_MATH OFF PARENT_SCOPE)
   set(files sinf.c cosf.c atan2f.c atanf.c __sindf.c __cosdf.c __rem_pio2f.c __rem_pio2_large.c)
   if(NOT P2L_MUSL_MATH)
@@ -19,7 +25,7 @@ function(p2l_add_musl_math target)
     endif()
     list(APPEND sources ${P2L_MUSL_MATH}/${f})
   endforeach()
-  add_library(${target} STATIC ${sources})
+  add_library(${target} ${kind} ${sources})
   get_filename_component(root ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/.. ABSOLUTE)
   target_include_directories(${target} PRIVATE ${root}/src/base/musl_libm)
   target_compile_definitions(${target} PRIVATE sinf=p2l_musl_sinf cosf=p2l_musl_cosf atan2f=p2l_musl_atan2f

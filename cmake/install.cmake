@@ -1,0 +1,98 @@
+# What `cmake --install` puts where (GNU layout), the CMake package p2lConfig.cmake, the
+# pkg-config files, and the Debian package that `cpack` makes from the same install.
+#
+#   include/p2l/*.h, *.hpp        the C API (p2l.h) and the C++ API
+#   include/Live2DCubismCore.h    the Cubism Core API (docs/CUBISM_CORE.md)
+#   lib/libp2l.so.1.4.0, .so.1, .so   the C API (soname from the ABI's major number)
+#   lib/libp2l.a, libp2l_json.a, libp2l_cubism.a, libp2l_csm.a   the static libraries
+#   lib/libLive2DCubismCore.so, .a    the drop-in Cubism Core (unversioned, as the official one)
+#   lib/cmake/p2l/                find_package(p2l CONFIG)
+#   lib/pkgconfig/p2l.pc, p2l-static.pc, p2l-cubism-core.pc
+#   bin/p2lrt                     the command
+#   share/p2lrt/examples/character.p2lrt, share/doc/p2lrt/
+include(CMakePackageConfigHelpers)
+
+# The names targets have in the package (p2l::NAME) and, for projects that add p2lrt with
+# add_subdirectory, the same names as aliases.
+set(P2L_EXPORTED p2l:p2l_static p2l_shared:p2l_shared p2l_json:json p2l_cubism:import
+                 p2l_csm:cubism_core_static p2l_csm_shared:cubism_core)
+foreach(pair IN LISTS P2L_EXPORTED)
+  string(REPLACE ":" ";" pair "${pair}")
+  list(GET pair 0 target)
+  list(GET pair 1 name)
+  set_target_properties(${target} PROPERTIES EXPORT_NAME ${name})
+  add_library(p2l::${name} ALIAS ${target})
+endforeach()
+if(BUILD_SHARED_LIBS)
+  add_library(p2l::p2l ALIAS p2l_shared)
+else()
+  add_library(p2l::p2l ALIAS p2l)
+endif()
+
+set(P2L_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/p2l)
+install(TARGETS p2l p2l_json p2l_cubism p2l_csm EXPORT p2lTargets
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(TARGETS p2l_shared p2l_csm_shared EXPORT p2lTargets
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(TARGETS p2lrt RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/libLive2DCubismCore.a DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(DIRECTORY include/p2l DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.h" PATTERN "*.hpp")
+install(FILES include/Live2DCubismCore.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(FILES examples/character/character.p2lrt examples/character/README.md
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/p2lrt/examples)
+install(FILES README.md docs/FORMAT.md docs/RUNTIME.md docs/CUBISM_CORE.md docs/PACKAGING.md
+        DESTINATION ${CMAKE_INSTALL_DOCDIR})
+
+install(EXPORT p2lTargets NAMESPACE p2l:: DESTINATION ${P2L_INSTALL_CMAKEDIR})
+configure_package_config_file(cmake/package/p2lConfig.cmake.in ${CMAKE_CURRENT_BINARY_DIR}/p2lConfig.cmake
+                              INSTALL_DESTINATION ${P2L_INSTALL_CMAKEDIR})
+# 0.x: a minor release may change the C++ API, so only the same minor version satisfies a request.
+write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/p2lConfigVersion.cmake
+                                 VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/p2lConfig.cmake ${CMAKE_CURRENT_BINARY_DIR}/p2lConfigVersion.cmake
+        DESTINATION ${P2L_INSTALL_CMAKEDIR})
+
+# pkg-config files that find their prefix from where they lie (${pcfiledir}), so an installed
+# tree can be moved (a staging folder, a package's root) and still be found.
+set(P2L_PC_DIR ${CMAKE_INSTALL_FULL_LIBDIR}/pkgconfig)
+file(RELATIVE_PATH P2L_PC_TO_PREFIX ${P2L_PC_DIR} ${CMAKE_INSTALL_PREFIX})
+string(REGEX REPLACE "/$" "" P2L_PC_TO_PREFIX "${P2L_PC_TO_PREFIX}")
+file(RELATIVE_PATH P2L_PC_LIBDIR ${CMAKE_INSTALL_PREFIX} ${CMAKE_INSTALL_FULL_LIBDIR})
+file(RELATIVE_PATH P2L_PC_INCLUDEDIR ${CMAKE_INSTALL_PREFIX} ${CMAKE_INSTALL_FULL_INCLUDEDIR})
+# What linking libp2l.a needs beside it: the libraries it calls (pkg-config modules) and the
+# C++ runtime.
+set(P2L_PC_STATIC_REQUIRES "zlib libzstd libpng")
+set(P2L_PC_STATIC_LIBS "\${libdir}/libp2l.a -lstdc++ -lm")
+if(BUILD_SHARED_LIBS)
+  set(P2L_PC_LIBS "-L\${libdir} -lp2l")
+  set(P2L_PC_REQUIRES "")
+else()
+  set(P2L_PC_LIBS "${P2L_PC_STATIC_LIBS}")
+  set(P2L_PC_REQUIRES "${P2L_PC_STATIC_REQUIRES}")
+endif()
+foreach(pc p2l p2l-static p2l-cubism-core)
+  configure_file(cmake/package/${pc}.pc.in ${CMAKE_CURRENT_BINARY_DIR}/pkgconfig/${pc}.pc @ONLY)
+  install(FILES ${CMAKE_CURRENT_BINARY_DIR}/pkgconfig/${pc}.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+endforeach()
+
+# The Debian package: `cpack -G DEB` in a build configured with -DCMAKE_INSTALL_PREFIX=/usr
+# (then the libraries go to Debian's multiarch folder). dpkg-shlibdeps finds what it depends
+# on; the shlibs file lets packages built against libp2l.so.1 depend on this one.
+set(CPACK_GENERATOR DEB)
+set(CPACK_PACKAGE_NAME p2lrt)
+set(CPACK_PACKAGE_VENDOR "p2lrt")
+set(CPACK_PACKAGE_CONTACT "p2lrt developers <p2lrt@users.noreply.invalid>")
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "Runtime and SDK for .p2lrt 2D puppet rigs and Cubism models")
+set(CPACK_PACKAGE_DESCRIPTION "p2lrt loads .p2lrt rigs and imports Cubism models, evaluates
+them (parameters, deformers, physics, motions, expressions), and renders them. This package
+has the p2lrt command, the C API (libp2l.so.${P2L_ABI_MAJOR}), the static C and C++ libraries
+with their headers, a drop-in Cubism Core (libLive2DCubismCore), the CMake package and the
+pkg-config files, and the example character.")
+set(CPACK_DEBIAN_PACKAGE_SECTION libdevel)
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS ON)
+set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS_POLICY ">=")
+set(CPACK_STRIP_FILES ON)
+set(CPACK_PACKAGE_CHECKSUM SHA256)
+include(CPack)

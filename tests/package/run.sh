@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Installs a p2lrt build into a staging folder and builds hosts against the installed tree
+# only, the way projects outside the repository would: a C program through pkg-config (p2l,
+# then p2l-static), the C program and a C++ program through find_package(p2l CONFIG), and a
+# Cubism Core host through pkg-config p2l-cubism-core. Every host prints the example
+# character's vertices at one pose; all four printouts must be the same.
+#   tests/package/run.sh BUILD_DIR   (a build configured with -DCMAKE_INSTALL_PREFIX=/usr)
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+build=$(cd "$1" && pwd)
+stage=$build/stage
+work=$build/consumers
+rm -rf "$stage" "$work"
+mkdir -p "$work"
+DESTDIR=$stage cmake --install "$build" > "$work/install.log"
+
+passed=0
+failed=0
+check() {  # check NAME COMMAND...: runs the command, counts it
+  local name=$1
+  shift
+  if "$@" > "$work/$name.log" 2>&1; then
+    passed=$((passed + 1))
+    echo "package: ok   $name"
+  else
+    failed=$((failed + 1))
+    echo "package: FAIL $name (log: $work/$name.log)"
+    tail -n 20 "$work/$name.log" | sed 's/^/  | /'
+  fi
+}
+
+pcdir=$(dirname "$(find "$stage" -name p2l.pc -print -quit)")
+libdir=$(dirname "$pcdir")
+prefix=$stage/usr
+example=$prefix/share/p2lrt/examples/character.p2lrt
+pose=(ParamAngleX 25)
+export PKG_CONFIG_PATH=$pcdir
+
+# Nothing installed may point back into the build or source tree: the tree must work wherever
+# it is unpacked.
+check relocatable bash -c "! grep -rIl -e '$build' -e '$root' '$stage'"
+check soname bash -c "readelf -d '$libdir/libp2l.so' | grep -q 'SONAME.*libp2l.so.1\]'"
+check tool_info "$prefix/bin/p2lrt" info "$example"
+
+cc=${CC:-cc}
+check pkgconfig_c bash -c "$cc -std=c99 -Wall -Wextra -Werror $(pkg-config --cflags p2l) '$here/consumer.c' \
+  $(pkg-config --libs p2l) -o '$work/consumer_pc' && LD_LIBRARY_PATH='$libdir' '$work/consumer_pc' '$example' ${pose[*]} > '$work/out_pc.txt'"
+check pkgconfig_static_c bash -c "$cc -std=c99 -Wall -Wextra -Werror $(pkg-config --cflags p2l-static) '$here/consumer.c' \
+  $(pkg-config --libs p2l-static) -o '$work/consumer_static' && ! readelf -d '$work/consumer_static' | grep -q libp2l \
+  && '$work/consumer_static' '$example' ${pose[*]} > '$work/out_static.txt'"
+check pkgconfig_cubism_core bash -c "$cc -std=c99 -Wall -Wextra -Werror $(pkg-config --cflags p2l-cubism-core) \
+  '$here/csm_consumer.c' $(pkg-config --libs p2l-cubism-core) -o '$work/csm_consumer' \
+  && LD_LIBRARY_PATH='$libdir' '$work/csm_consumer'"
+check find_package bash -c "cmake -S '$here/cxx' -B '$work/cmake' -DCMAKE_PREFIX_PATH='$prefix' -DCMAKE_BUILD_TYPE=Release \
+  && cmake --build '$work/cmake' -j 2"
+check cmake_cxx bash -c "'$work/cmake/p2l_consumer_cxx' '$example' ${pose[*]} > '$work/out_cxx.txt'"
+check cmake_c bash -c "LD_LIBRARY_PATH='$libdir' '$work/cmake/p2l_consumer_c_cmake' '$example' ${pose[*]} > '$work/out_c_cmake.txt'"
+# The same numbers from every host: the C API over libp2l.so and libp2l.a, and the C++ API.
+check same_output bash -c "test -s '$work/out_pc.txt' && cmp '$work/out_pc.txt' '$work/out_static.txt' \
+  && cmp '$work/out_pc.txt' '$work/out_cxx.txt' && cmp '$work/out_pc.txt' '$work/out_c_cmake.txt'"
+# An unknown component is refused with a message that names it.
+check unknown_component bash -c "mkdir -p '$work/bad' && printf 'cmake_minimum_required(VERSION 3.24)\nproject(x C)\nfind_package(p2l CONFIG REQUIRED COMPONENTS vulkan)\n' > '$work/bad/CMakeLists.txt' \
+  && ! cmake -S '$work/bad' -B '$work/bad/build' -DCMAKE_PREFIX_PATH='$prefix' > '$work/bad/log' 2>&1 && grep -q 'no component \"vulkan\"' '$work/bad/log'"
+
+echo "$passed passed, $failed failed"
+[[ $failed -eq 0 ]]
