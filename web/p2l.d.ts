@@ -20,10 +20,12 @@ export interface PanelNode {
 export interface ClipInfo { name: string; group: string; duration: number; fps: number; looping: boolean; fadeIn: number; fadeOut: number; }
 
 export declare class Runtime {
-  static load(source: string | URL | BufferSource | WebAssembly.Module): Promise<Runtime>;
+  /** By default p2l.wasm next to p2l.js (import.meta.url); a file: URL is read from disk in node. */
+  static load(source?: string | URL | BufferSource | WebAssembly.Module): Promise<Runtime>;
   readonly abi: number;
   readonly version: string;
   rig(bytes: BufferSource, options?: { verifyCrc?: boolean }): Rig;
+  /** In node a file: URL is read from disk. */
   fetchRig(url: string | URL, options?: { verifyCrc?: boolean }): Promise<Rig>;
 }
 

@@ -1,7 +1,7 @@
 // p2l.js: the p2lrt runtime (build-wasm/p2l.wasm) for JavaScript, in browsers and node.
 //
 //   import { Runtime } from './p2l.js';
-//   const runtime = await Runtime.load('p2l.wasm');        // a URL, bytes or a compiled module
+//   const runtime = await Runtime.load();                  // p2l.wasm next to p2l.js; or a URL, bytes or a compiled module
 //   const rig = runtime.rig(bytes);                        // or: await runtime.fetchRig(url)
 //   rig.play('idle');
 //   rig.update(1 / 60);
@@ -22,14 +22,27 @@ export const Advanced = Object.freeze({ SKIN: 1, EXACT_LINKS: 2, SIM: 4, COLLISI
 /** Update stages (p2l_update_stages). */
 export const Stage = Object.freeze({ CLIPS: 1, EXPRESSIONS: 2, BEHAVIORS: 4, POSES: 8, PHYSICS: 16, SIM: 32, ALL: 63 });
 
+/** The bytes at a URL: fetched, or read from the file system for a file: URL in node (whose
+ *  fetch has no file: URLs). */
+async function bytesAt(source) {
+  const url = source instanceof URL ? source : /^file:/i.test(source) ? new URL(source) : null;
+  if (url?.protocol === 'file:' && typeof process === 'object' && process.versions?.node) {
+    const fs = 'node:fs/promises';  // a name bundlers for browsers leave alone
+    const { readFile } = await import(/* webpackIgnore: true */ /* @vite-ignore */ fs);
+    return readFile(url);
+  }
+  const response = await fetch(source);
+  if (!response.ok) throw new Error(`p2l.js: ${source}: HTTP ${response.status}`);
+  return response.arrayBuffer();
+}
+
 export class Runtime {
-  /** Instantiates the module from a URL (string or URL), its bytes, or a compiled WebAssembly.Module. */
-  static async load(source) {
+  /** Instantiates the module from a URL (string or URL), its bytes, or a compiled WebAssembly.Module;
+   *  by default p2l.wasm next to this file (import.meta.url), in browsers and node. */
+  static async load(source = new URL('./p2l.wasm', import.meta.url)) {
     let module = source;
     if (typeof source === 'string' || source instanceof URL) {
-      const response = await fetch(source);
-      if (!response.ok) throw new Error(`p2l.js: ${source}: HTTP ${response.status}`);
-      module = await WebAssembly.compile(await response.arrayBuffer());
+      module = await WebAssembly.compile(await bytesAt(source));
     } else if (!(source instanceof WebAssembly.Module)) {
       module = await WebAssembly.compile(source);
     }
@@ -61,11 +74,9 @@ export class Runtime {
     return new Rig(this, handle);
   }
 
-  /** A rig fetched from a URL. */
+  /** A rig fetched from a URL (in node also a file: URL). */
   async fetchRig(url, options) {
-    const response = await fetch(url);
-    if (!response.ok) throw new Error(`p2l.js: ${url}: HTTP ${response.status}`);
-    return this.rig(new Uint8Array(await response.arrayBuffer()), options);
+    return this.rig(new Uint8Array(await bytesAt(url)), options);
   }
 
   /** The NUL-terminated UTF-8 string at [pointer] ('' for null). */

@@ -42,7 +42,21 @@ export class Player extends EventTarget {
       event.preventDefault();
       this.emit('error', { message: 'The WebGL context was lost; reload the page to draw again.' });
     });
-    requestAnimationFrame((now) => this.frame(now));
+    this.frameRequest = requestAnimationFrame((now) => this.frame(now));
+  }
+
+  /** Stops the frame loop and the pointer listeners and lets go of the rig and the GPU
+   *  resources (the page never needs it; the <p2l-player> element does when it is removed). */
+  destroy() {
+    if (this.destroyed) return;
+    this.destroyed = true;
+    cancelAnimationFrame(this.frameRequest);
+    for (const [target, type, listener] of this.listeners) target.removeEventListener(type, listener);
+    this.listeners = [];
+    const rig = this.rig;
+    this.rig = null;
+    if (!this.gl.isContextLost()) this.renderer.release();
+    if (rig) rig.free();
   }
 
   emit(type, detail) { this.dispatchEvent(new CustomEvent(type, { detail })); }
@@ -62,6 +76,12 @@ export class Player extends EventTarget {
       rig.free();
       this.emit('rig', { rig: null, name: '', warnings });
       throw error;
+    }
+    if (this.destroyed) {
+      // destroy() came while the pages were decoding.
+      this.renderer.releaseRig();
+      rig.free();
+      throw new Error('The player was destroyed while the rig loaded.');
     }
     this.rig = rig;
     this.source = name;
@@ -92,7 +112,7 @@ export class Player extends EventTarget {
 
   // --- the frame loop ---
   frame(now) {
-    requestAnimationFrame((t) => this.frame(t));
+    this.frameRequest = requestAnimationFrame((t) => this.frame(t));
     if (!this.rig || this.gl.isContextLost()) return;
     this.layout();
     if (this.test) {
@@ -160,7 +180,12 @@ export class Player extends EventTarget {
 
   // --- pointer: gaze and hit tests ---
   watchPointer() {
-    window.addEventListener('pointermove', (event) => {
+    this.listeners = [];
+    const listen = (target, type, listener) => {
+      target.addEventListener(type, listener);
+      this.listeners.push([target, type, listener]);
+    };
+    listen(window, 'pointermove', (event) => {
       if (!this.rig || !this.gaze) return;
       const box = this.canvas.getBoundingClientRect();
       const clamp = (v) => Math.max(-1, Math.min(1, v));
@@ -169,10 +194,10 @@ export class Player extends EventTarget {
       this.rig.lookAt(clamp((event.clientX - box.left - box.width / 2) / half),
                       clamp(-(event.clientY - box.top - box.height / 2) / half));
     });
-    document.documentElement.addEventListener('pointerleave', () => {
+    listen(document.documentElement, 'pointerleave', () => {
       if (this.rig && this.gaze) this.rig.lookAt(0, 0);
     });
-    this.canvas.addEventListener('click', (event) => {
+    listen(this.canvas, 'click', (event) => {
       if (!this.rig) return;
       const point = this.clientToCanvas(event.clientX, event.clientY);
       this.hit(point.x, point.y);
