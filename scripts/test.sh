@@ -24,3 +24,9 @@ P2L_NATIVE_BUILD=build-test scripts/browser_test.sh
 # 60 Hz on the official Core 4.2.2 and on build-wasm/live2dcubismcore.js, frames compared, then
 # both drawn in headless Chromium (tests/dropin/README.md). 77: a package could not be fetched.
 bash tests/dropin/run.sh build-wasm/live2dcubismcore.js build-test/dropin || [[ $? -eq 77 ]]
+# p2lrt as other projects get it (docs/PACKAGING.md): the npm package installed into an empty
+# folder and played in node and Chromium; then a Release build installed, with C and C++ hosts
+# built against the installed tree (CMake package, pkg-config), the C# bindings and the Unity
+# component under mono, the Python module from pip, and the .deb on a clean Debian 12 root.
+P2L_NATIVE_BUILD=build-test scripts/npm_package.sh --test
+bash scripts/packaging_test.sh build-pkg
