@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "base/decimal.hpp"
 #include "base/shortest_decimal.hpp"
 #include "full_rig.hpp"
 #include "p2l/format.hpp"
@@ -70,6 +71,33 @@ std::uint32_t bits(float f) { return std::bit_cast<std::uint32_t>(f); }
 TEST(FullRig, Validates) {
   p2l::Error error = p2l::validate(p2l_test::make_full_rig());
   EXPECT_TRUE(error.ok()) << error.to_string();
+}
+
+// A key below the one before it is refused with its value in the message, whatever its size:
+// the load fuzzer found -3.99e37 there, whose text was made by an undefined float-to-integer
+// conversion before p2l::decimal used std::to_chars.
+TEST(FullRig, AKeyOutOfOrderIsNamedWhateverItsMagnitude) {
+  for (const float key : {-3.99e37f, -std::numeric_limits<float>::max(), -std::numeric_limits<float>::infinity(),
+                          -1e-40f, -12.5f}) {
+    p2l::Rig rig = p2l_test::make_full_rig();
+    rig.gui->snaps[0].values = {30.0f, key};
+    const p2l::Error error = p2l::validate(rig);
+    EXPECT_EQ(error.code, p2l::ErrorCode::BadStructure) << key;
+    EXPECT_NE(error.message.find("(" + p2l::decimal(key) + ")"), std::string::npos) << error.message;
+  }
+}
+
+TEST(Decimal, EveryFloatHasShortText) {
+  EXPECT_EQ(p2l::decimal(-3.99e37f), "-3.99e+37");
+  EXPECT_EQ(p2l::decimal(std::numeric_limits<float>::max()), "3.4028235e+38");
+  EXPECT_EQ(p2l::decimal(1e19f), "1e+19");
+  EXPECT_EQ(p2l::decimal(-12.5f), "-12.5");
+  EXPECT_EQ(p2l::decimal(0.3f), "0.3");
+  EXPECT_EQ(p2l::decimal(-0.0f), "0");
+  EXPECT_EQ(p2l::decimal(std::numeric_limits<float>::denorm_min()), "1e-45");
+  EXPECT_EQ(p2l::decimal(std::numeric_limits<float>::infinity()), "inf");
+  EXPECT_EQ(p2l::decimal(-std::numeric_limits<float>::infinity()), "-inf");
+  EXPECT_EQ(p2l::decimal(std::numeric_limits<float>::quiet_NaN()), "nan");
 }
 
 TEST(JsonRoundTrip, FullRigIsLossless) {

@@ -1,33 +1,21 @@
-// p2l::decimal: a float as short decimal text for messages ("-12.5", "0.0001", "nan").
-// Why not std::to_string(float) or snprintf: they bring printf's float formatting, about ten
-// kilobytes of the WebAssembly module, for a number in an error message. Four decimals are
-// enough to tell a person which key is wrong; values past 1e12 print in whole units. The
-// digits come from p2l::message, as in every other message, not from std::to_string.
+// p2l::decimal: a float as short decimal text for messages ("-12.5", "0.3", "3.99e+37", "nan").
+// std::to_chars gives the shortest text that reads back as the same float, for every float: the
+// earlier hand-made form converted the magnitude to a 64-bit integer, undefined past 1.8e19
+// (the load fuzzer found a key of 3.99e37 in a validator message). It adds nothing to the
+// WebAssembly module, which has float to_chars already (base/shortest_decimal.hpp, for motion
+// times); printf's float formatting stays out.
 #pragma once
 
-#include <cmath>
-#include <cstdint>
+#include <charconv>
 #include <string>
-
-#include "base/message.hpp"
 
 namespace p2l {
 
 inline std::string decimal(float value) {
-  if (std::isnan(value)) return "nan";
-  if (std::isinf(value)) return value < 0 ? "-inf" : "inf";
-  const double v = std::fabs(static_cast<double>(value));
-  std::string text = value < 0 ? "-" : "";
-  if (v >= 1e12) return text + message("{}", static_cast<std::uint64_t>(v));
-  const auto scaled = static_cast<std::uint64_t>(std::llround(v * 10000.0));
-  text += message("{}", scaled / 10000);
-  std::uint64_t fraction = scaled % 10000;
-  if (fraction != 0) {
-    std::string digits = message("{}", fraction + 10000).substr(1);
-    digits.erase(digits.find_last_not_of('0') + 1);
-    text += "." + digits;
-  }
-  return text == "-0" ? "0" : text;
+  char text[32];  // the longest float, "-1.17549435e-38", is 15 characters
+  const std::to_chars_result end = std::to_chars(text, text + sizeof text, value);
+  std::string out(text, end.ptr);
+  return out == "-0" ? "0" : out;
 }
 
 }  // namespace p2l
