@@ -1,108 +1,169 @@
 #!/usr/bin/env bash
-# Fuzzes p2l::load / p2l::write (or, with --moc3, the Cubism importer p2l::import_moc3; with
-# --csm, the Cubism Core C API of include/Live2DCubismCore.h, on the same corpus) for
-# SECONDS (default 60) with libFuzzer, in one process.
-#   ./fuzz.sh [--moc3|--csm] [SECONDS] [extra libFuzzer flags...]
-# The moc3 corpus starts from the Cubism sample model of the npm package (see
-# scripts/fetch_cubism_core.sh) and synthetic files; it lives in the cache, outside the
-# repository, because files derived from the model may not be committed.
-# Builds build-fuzz/ with clang-14 (ASan + UBSan + coverage), writes the seed corpus into
-# fuzz/corpus/ (the vectors from ../shared/vectors/original and their re-writes), runs
-# p2l_load_fuzzer and exits non-zero when it leaves a crash, leak, timeout or OOM
-# reproducer in fuzz/artifacts/. Reproduce one with:
-#   build-fuzz/fuzz/p2l_load_fuzzer fuzz/artifacts/crash-...
+# Fuzzes one of p2lrt's ways in with libFuzzer, or (--smoke) every one briefly, as CI does.
+#   ./fuzz.sh [--load|--moc3|--csm|--json|--capi] [SECONDS] [extra libFuzzer flags...]
+#   ./fuzz.sh --smoke [SECONDS]        every target SECONDS (default 60) on its committed seeds
+#   ./fuzz.sh --minimize TARGET        merge the cache's corpus of TARGET into a smallest set
+# Targets (fuzz/*.cpp; docs/RELIABILITY.md):
+#   load  p2l::load / p2l::write, evaluation, animation and the software renderer (default)
+#   moc3  the Cubism importer p2l::import_moc3, every moc3 version
+#   csm   the Cubism Core C API of include/Live2DCubismCore.h, on the moc3 corpus
+#   json  the Cubism side files (model3/physics3/motion3/exp3/pose3/cdi3/userdata3)
+#   capi  the C API of include/p2l/p2l.h as a sequence of calls
+# A long run grows its corpus in the cache, outside the repository (the moc3 and json corpora
+# start from the Cubism sample of the npm package, which may not be committed):
+#   ${P2L_CACHE:-~/.cache/p2lrt}/fuzz/TARGET/corpus; it starts from fuzz/seeds/TARGET (small,
+# made from p2lrt's own files only) and, for load, moc3 and json, generated or cached files.
+# Builds build-fuzz/ with clang-14 (ASan + UBSan + LeakSanitizer + coverage). Exits non-zero
+# when a run leaves a crash, leak, timeout or out-of-memory reproducer in fuzz/artifacts/TARGET/;
+# reproduce one with build-fuzz/fuzz/p2l_TARGET_fuzzer fuzz/artifacts/TARGET/crash-...
 set -euo pipefail
 
 cd "$(dirname "$0")"
-TARGET=load
-if [[ "${1:-}" == "--moc3" || "${1:-}" == "--csm" ]]; then
-  TARGET=${1#--}
-  shift
-fi
-SECONDS_TO_RUN=${1:-60}
-shift || true
-if ! [[ "$SECONDS_TO_RUN" =~ ^[0-9]+$ ]]; then
-  echo "usage: $0 [SECONDS] [libFuzzer flags...]" >&2
-  exit 2
-fi
-
+CACHE=${P2L_CACHE:-$HOME/.cache/p2lrt}
 CC=${CC_FUZZ:-clang-14}
 CXX=${CXX_FUZZ:-clang++-14}
 BUILD=build-fuzz
 VECTORS=../shared/vectors/original
-CORPUS=fuzz/corpus
-ARTIFACTS=fuzz/artifacts
-GENERATOR=()
-command -v ninja > /dev/null && GENERATOR=(-G Ninja)
+TARGETS=(load moc3 csm json capi)
 
-if [[ ! -f "$BUILD/CMakeCache.txt" ]]; then
-  cmake -S . -B "$BUILD" "${GENERATOR[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DCMAKE_C_COMPILER="$CC" -DCMAKE_CXX_COMPILER="$CXX" \
-    -DP2L_FUZZ=ON -DP2L_SANITIZE=ON -DP2L_TESTS=OFF -DP2L_BENCH=OFF
-fi
-# Only the fuzz targets: the rest of the tree need not build for fuzzing.
-cmake --build "$BUILD" --target p2l_load_fuzzer p2l_make_seeds p2l_moc3_fuzzer p2l_csm_fuzzer p2l_fuzz_make_moc3 -j 2
+binary() { [[ $1 == json ]] && echo "$BUILD/fuzz/p2l_cubism_json_fuzzer" || echo "$BUILD/fuzz/p2l_$1_fuzzer"; }
+seeds() { [[ $1 == csm ]] && echo fuzz/seeds/moc3 || echo "fuzz/seeds/$1"; }
 
-MAX_LEN=1048576
-if [[ $TARGET == moc3 || $TARGET == csm ]]; then
-  CORPUS=${P2L_CACHE:-$HOME/.cache/p2lrt}/fuzz-moc3-corpus
-  DICT=()
-  mkdir -p "$CORPUS" "$ARTIFACTS"
-  if core=$(scripts/fetch_cubism_core.sh 2> /dev/null); then
-    cp "$core"/package/characters/*/runtime/*.moc3 "$CORPUS"/
-  else
-    echo "fuzz.sh: the Cubism Core package could not be fetched; seeding with synthetic files only" >&2
+build() {
+  if [[ ! -f "$BUILD/build.ninja" ]]; then
+    cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+      -DCMAKE_C_COMPILER="$CC" -DCMAKE_CXX_COMPILER="$CXX" \
+      -DP2L_FUZZ=ON -DP2L_SANITIZE=ON -DP2L_TESTS=OFF -DP2L_BENCH=OFF > /dev/null
   fi
-  # The official samples, when a fidelity run cached them (never in the repository).
-  for moc in "${P2L_CACHE:-$HOME/.cache/p2lrt}"/models/official/*/*.moc3; do
-    [[ -f $moc ]] && cp "$moc" "$CORPUS/official-$(basename "$(dirname "$moc")").moc3"
-  done
-  for seed in 1 2 3 4 5 6 7 8; do
-    for version in 3 4 5; do
-      "$BUILD/fuzz/p2l_fuzz_make_moc3" "$seed" "$CORPUS/synthetic-v$version-$seed.moc3" --version "$version" > /dev/null
+  # Only the fuzz targets: the rest of the tree need not build for fuzzing.
+  cmake --build "$BUILD" --target p2l_load_fuzzer p2l_make_seeds p2l_moc3_fuzzer p2l_csm_fuzzer \
+    p2l_fuzz_make_moc3 p2l_cubism_json_fuzzer p2l_capi_fuzzer -j "$(nproc)"
+}
+
+# Fills [dir] with the seeds of [target]: the committed ones, then what can be made or fetched.
+fill_corpus() {
+  local target=$1 dir=$2
+  mkdir -p "$dir"
+  cp "$(seeds "$target")"/* "$dir"/
+  case $target in
+    load)
+      if [[ -d "$VECTORS" ]]; then "$BUILD/fuzz/p2l_make_seeds" "$dir" "$VECTORS"; else "$BUILD/fuzz/p2l_make_seeds" "$dir"; fi ;;
+    moc3|csm)
+      local core
+      if core=$(scripts/fetch_cubism_core.sh 2> /dev/null); then
+        cp "$core"/package/characters/*/runtime/*.moc3 "$dir"/
+      else
+        echo "fuzz.sh: the Cubism Core package could not be fetched; seeding with synthetic files only" >&2
+      fi
+      for moc in "$CACHE"/models/official/*/*.moc3; do
+        [[ -f $moc ]] && cp "$moc" "$dir/official-$(basename "$(dirname "$moc")").moc3"
+      done
+      for seed in 3 4 5 6 7 8; do
+        for version in 3 4 5; do
+          "$BUILD/fuzz/p2l_fuzz_make_moc3" "$seed" "$dir/synthetic-v$version-$seed.moc3" --version "$version" > /dev/null
+        done
+        "$BUILD/fuzz/p2l_fuzz_make_moc3" "$seed" "$dir/synthetic-v6-all-$seed.moc3" --version 6 --features all > /dev/null
+      done ;;
+    json)
+      # The sample model's side files, each behind the byte that names its kind.
+      local core f kind
+      if core=$(scripts/fetch_cubism_core.sh 2> /dev/null); then
+        while IFS= read -r -d '' f; do
+          case $f in
+            *.model3.json) kind=m ;; *.physics3.json) kind=p ;; *.motion3.json) kind=o ;;
+            *.exp3.json) kind=e ;; *.pose3.json) kind=s ;; *.cdi3.json) kind=c ;; *.userdata3.json) kind=u ;;
+            *) continue ;;
+          esac
+          { printf '%s' "$kind"; cat "$f"; } > "$dir/sample-$(basename "$f")"
+        done < <(find "$core/package/characters" -name '*.json' -print0)
+      fi ;;
+  esac
+}
+
+# Runs [target] for [seconds] on [corpus]; prints one summary line; non-zero on a finding.
+run_target() {
+  local target=$1 seconds=$2 corpus=$3
+  shift 3
+  local artifacts=fuzz/artifacts/$target dict=() before log status
+  mkdir -p "$artifacts"
+  [[ $target == load ]] && dict=(-dict=fuzz/p2lrt.dict)
+  before=$(ls -1 "$artifacts" | sort)
+  log=$(mktemp)
+  # Sanitizer reports stop the run (libFuzzer saves the input that caused them).
+  set +e
+  ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
+    "$(binary "$target")" "$corpus" -max_total_time="$seconds" -max_len=1048576 "${dict[@]}" \
+    -artifact_prefix="$artifacts/" -print_final_stats=1 -rss_limit_mb=2048 -timeout=30 "$@" > "$log" 2>&1
+  status=$?
+  set -e
+  local new crashes execs rate cov peak
+  new=$(ls -1 "$artifacts" | sort | comm -13 <(printf '%s\n' "$before" | grep .) -)
+  crashes=$(printf '%s' "$new" | grep -c . || true)
+  execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
+  rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -n 1)
+  peak=$(sed -n 's/^stat::peak_rss_mb: *//p' "$log" | tail -n 1)
+  cov=$(grep -o 'cov: [0-9]*' "$log" | tail -n 1 | cut -d' ' -f2 || true)
+  echo "fuzz.sh: $target ${seconds}s, execs ${execs:-?} (${rate:-?}/s), coverage ${cov:-?} edges, corpus $(find "$corpus" -type f | wc -l) files, peak RSS ${peak:-?} MB, findings ${crashes}, libFuzzer exit ${status}"
+  if [[ $crashes -gt 0 || $status -ne 0 ]]; then
+    grep -E -A30 '^==[0-9]+==ERROR|runtime error|\*\*\* p2l_|^SUMMARY' "$log" | head -n 60 >&2 || tail -n 40 "$log" >&2
+    printf 'fuzz.sh: new artifact: %s\n' $(printf '%s\n' "$new" | sed "s|^|$artifacts/|") >&2
+    cp "$log" "$artifacts/last-$target.log"
+    rm -f "$log"
+    return 1
+  fi
+  rm -f "$log"
+}
+
+case ${1:-} in
+  --smoke)
+    seconds=${2:-60}
+    build
+    work=$(mktemp -d)
+    trap 'rm -rf "$work"' EXIT
+    # Two at a time (CI has two cores); each on a scratch copy of its committed seeds.
+    failed=0 pids=() names=()
+    for target in "${TARGETS[@]}"; do
+      mkdir -p "$work/$target"
+      cp "$(seeds "$target")"/* "$work/$target"/
+      run_target "$target" "$seconds" "$work/$target" > "$work/$target.out" 2>&1 &
+      pids+=($!) names+=("$target")
+      if [[ ${#pids[@]} -ge $(nproc) ]]; then
+        wait "${pids[0]}" || failed=1
+        cat "$work/${names[0]}.out"
+        pids=("${pids[@]:1}") names=("${names[@]:1}")
+      fi
     done
-    # Version 6 (Cubism 5.3): offscreens, their keyforms, masks and blend shapes, every blend mode.
-    "$BUILD/fuzz/p2l_fuzz_make_moc3" "$seed" "$CORPUS/synthetic-v6-$seed.moc3" --version 6 \
-      --features default,offscreens,offscreen-keyforms,offscreen-masks,offscreen-shapes,blend-modes > /dev/null
-    "$BUILD/fuzz/p2l_fuzz_make_moc3" "$seed" "$CORPUS/synthetic-v6-all-$seed.moc3" --version 6 --features all > /dev/null
-  done
-else
-  DICT=(-dict=fuzz/p2lrt.dict)
-  mkdir -p "$CORPUS" "$ARTIFACTS"
-  if [[ -d "$VECTORS" ]]; then
-    "$BUILD/fuzz/p2l_make_seeds" "$CORPUS" "$VECTORS"
-  else
-    echo "fuzz.sh: $VECTORS not found; seeding with generated files only" >&2
-    "$BUILD/fuzz/p2l_make_seeds" "$CORPUS"
+    for i in "${!pids[@]}"; do
+      wait "${pids[$i]}" || failed=1
+      cat "$work/${names[$i]}.out"
+    done
+    exit "$failed" ;;
+  --minimize)
+    target=${2:?usage: $0 --minimize TARGET}
+    build
+    corpus=$CACHE/fuzz/$target/corpus
+    merged=$(mktemp -d)
+    "$(binary "$target")" -merge=1 "$merged" "$corpus" > /dev/null 2>&1
+    echo "fuzz.sh: $target corpus of $(find "$corpus" -type f | wc -l) files minimises to $(find "$merged" -type f | wc -l) in $merged"
+    exit 0 ;;
+esac
+
+target=load
+if [[ ${1:-} == --* ]]; then
+  target=${1#--}
+  shift
+  if [[ ! " ${TARGETS[*]} " == *" $target "* ]]; then
+    echo "usage: $0 [--load|--moc3|--csm|--json|--capi] [SECONDS] [libFuzzer flags...] | --smoke [SECONDS]" >&2
+    exit 2
   fi
 fi
-
-# Artifacts already there are from earlier runs; only new ones fail this run.
-before=$(mktemp)
-trap 'rm -f "$before" "${log:-}"' EXIT
-ls -1 "$ARTIFACTS" | sort > "$before"
-log=$(mktemp)
-
-# Sanitizer reports stop the run (libFuzzer saves the input that caused them).
-export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
-export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
-set +e
-"$BUILD/fuzz/p2l_${TARGET}_fuzzer" "$CORPUS" \
-  -max_total_time="$SECONDS_TO_RUN" -max_len="$MAX_LEN" "${DICT[@]}" \
-  -artifact_prefix="$ARTIFACTS/" -print_final_stats=1 -rss_limit_mb=2048 -timeout=30 \
-  "$@" 2>&1 | tee "$log"
-status=${PIPESTATUS[0]}
-set -e
-
-new=$(ls -1 "$ARTIFACTS" | sort | comm -13 "$before" -)
-crashes=$(printf '%s' "$new" | grep -c . || true)
-execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
-rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -n 1)
-cov=$(grep -o 'cov: [0-9]*' "$log" | tail -n 1 | cut -d' ' -f2 || true)
-corpus_size=$(find "$CORPUS" -type f | wc -l)
-echo "fuzz.sh: p2l_${TARGET}_fuzzer ${SECONDS_TO_RUN}s, execs ${execs:-?} (${rate:-?}/s), coverage ${cov:-?} edges, corpus ${corpus_size} files, crashes ${crashes}, libFuzzer exit ${status}"
-if [[ $crashes -gt 0 ]]; then
-  printf 'fuzz.sh: new artifact: %s\n' $(printf '%s\n' "$new" | sed "s|^|$ARTIFACTS/|")
-  exit 1
+seconds=${1:-60}
+shift || true
+if ! [[ "$seconds" =~ ^[0-9]+$ ]]; then
+  echo "usage: $0 [--load|--moc3|--csm|--json|--capi] [SECONDS] [libFuzzer flags...] | --smoke [SECONDS]" >&2
+  exit 2
 fi
-exit "$status"
+build
+corpus=$CACHE/fuzz/$target/corpus
+fill_corpus "$target" "$corpus"
+run_target "$target" "$seconds" "$corpus" "$@"

@@ -5,7 +5,8 @@
 // - each one that loads, re-written the ways the tests write: v1, deflate, zstd,
 //   stripped names, publish (f16/unorm16), no CRCs;
 // - for the small ones, truncated and bit-flipped copies;
-// - random rigs with every kind of content, extension chunks included (advanced mode).
+// - random rigs with every kind of content, extension chunks included (advanced mode);
+// - the findings of earlier runs, rebuilt (tests/hostile_files.hpp).
 // Files past the fuzzer's 1 MiB input cap are left out. The output is deterministic.
 #include <algorithm>
 #include <cstdint>
@@ -18,6 +19,7 @@
 #include <vector>
 
 #include "p2l/format.hpp"
+#include "hostile_files.hpp"
 #include "random_rig.hpp"
 
 namespace fs = std::filesystem;
@@ -118,6 +120,9 @@ int main(int argc, char** argv) {
   p2l::Rig empty;
   rewrites(corpus, "empty", empty);
   corpus.put("empty.p2lrt", p2l::write(empty).bytes);
+
+  // The load fuzzer's findings, rebuilt (tests/hostile_files.hpp).
+  corpus.put("regress-descending-snap.p2lrt", p2l_test::descending_snap_file(-3.99e37f));
 
   // Random rigs carrying BONE, SKIN, COLL and SIMS, so the fuzzer starts inside advanced mode.
   p2l_test::RandomRigOptions everything;

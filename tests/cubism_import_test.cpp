@@ -17,7 +17,7 @@
 #include "import/cubism/side_files.hpp"
 #include "p2l/cubism.hpp"
 #include "p2l/format.hpp"
-#include "small_rig.hpp"
+#include "side_file_rig.hpp"
 
 namespace {
 
@@ -29,21 +29,8 @@ Document doc(const std::string& file, const std::string& text) {
   return p2l::cubism::parse_document(file, std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
 }
 
-// The small rig with more parameters and parts to point at:
-// parameters ParamAngle(0) ParamB(1) ParamC(2) ParamD(3); parts Body(0) Arm1(1) Arm2(2) Arm3(3); meshes A(0) B(1).
-p2l::Rig base_rig() {
-  p2l::Rig rig = p2l_test::make_small_rig();
-  rig.parameters.push_back({"ParamB", "ParamB", 0, 1, 0, false, false});
-  rig.parameters.push_back({"ParamC", "ParamC", -1, 1, 0, false, false});
-  rig.parameters.push_back({"ParamD", "ParamD", -1, 1, 0, false, false});
-  for (const char* id : {"Arm1", "Arm2", "Arm3"}) {
-    p2l::Part p;
-    p.id = id;
-    p.name = id;
-    rig.parts.push_back(p);
-  }
-  return rig;
-}
+// Parameters ParamAngle(0) ParamB(1) ParamC(2) ParamD(3); parts Body(0) Arm1(1) Arm2(2) Arm3(3); meshes A(0) B(1).
+p2l::Rig base_rig() { return p2l_test::make_side_file_rig(); }
 
 // Runs one side-file reader on [text] and returns its error (ok when it succeeded).
 template <class Read>

@@ -151,6 +151,7 @@ class Instance {
   float host_opacity() const;
   bool set_part_opacity(std::uint32_t part, float opacity);  // 0..1, multiplies meshes under it
   float part_opacity(std::uint32_t part) const;
+  // False, changing nothing, for no such mesh (part) or a colour that is not finite.
   bool set_mesh_colors(std::uint32_t mesh, std::optional<ColorOverride> colors);
   bool set_part_colors(std::uint32_t part, std::optional<ColorOverride> colors);
 

@@ -77,6 +77,9 @@ struct LoadOptions {
   // the bytes are copied once into a buffer the Rig owns.
   bool borrow = false;
   std::uint64_t max_chunk_bytes = std::uint64_t{1} << 30;  // per decompressed chunk
+  // All compressed chunks' raw_length together: a decompression bomb is refused from the
+  // chunk table, before anything is decompressed (docs/RELIABILITY.md).
+  std::uint64_t max_total_bytes = std::uint64_t{1} << 30;
 };
 
 struct LoadResult {

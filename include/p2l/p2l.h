@@ -197,7 +197,8 @@ P2L_API float p2l_opacity(const P2lRig *rig);
 /* Colours replacing a mesh's evaluated multiply and screen colours from the next evaluation, three
  * floats each; a NULL multiply means white and a NULL screen means black, and both NULL removes the
  * replacement. The part version applies to every mesh under the part (at any depth) that has no
- * colours of its own set; the nearest part wins. False for no such mesh or part. */
+ * colours of its own set; the nearest part wins. False, changing nothing, for no such mesh or part or
+ * a colour that is not finite. */
 P2L_API bool p2l_set_mesh_colors(P2lRig *rig, uint32_t index, const float *multiply, const float *screen);
 P2L_API bool p2l_set_part_colors(P2lRig *rig, uint32_t index, const float *multiply, const float *screen);
 

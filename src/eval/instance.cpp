@@ -238,17 +238,25 @@ void refresh_override_flag(InstanceState& s) {
   s.any_color_override = std::any_of(s.mesh_colors.begin(), s.mesh_colors.end(), [](const auto& c) { return c.has_value(); }) ||
                          std::any_of(s.part_colors.begin(), s.part_colors.end(), [](const auto& c) { return c.has_value(); });
 }
+// A NaN colour would go through every blend and into the pixels; such a setting is refused.
+bool finite_colors(const std::optional<ColorOverride>& colors) {
+  if (!colors) return true;
+  for (const Rgb* c : {&colors->multiply, &colors->screen})
+    for (const float v : *c)
+      if (!std::isfinite(v)) return false;
+  return true;
+}
 }  // namespace
 
 bool Instance::set_mesh_colors(std::uint32_t mesh, std::optional<ColorOverride> colors) {
-  if (mesh >= state_->mesh_colors.size()) return false;
+  if (mesh >= state_->mesh_colors.size() || !finite_colors(colors)) return false;
   state_->mesh_colors[mesh] = colors;
   refresh_override_flag(*state_);
   return true;
 }
 
 bool Instance::set_part_colors(std::uint32_t part, std::optional<ColorOverride> colors) {
-  if (part >= state_->part_colors.size()) return false;
+  if (part >= state_->part_colors.size() || !finite_colors(colors)) return false;
   state_->part_colors[part] = colors;
   refresh_override_flag(*state_);
   return true;

@@ -190,6 +190,18 @@ void XpbdSolver::step(float h, float wind_x, float wind_y) {
     solve_distances(hs2, !reverse);
     update_velocities(hs);
   }
+  // Forces no cloth is made for (a host's wind of 1e29, a pose flung across the canvas in one
+  // frame) overflow a particle to infinity, and then every constraint it is in turns its
+  // neighbours into NaN for good. Such a step is dropped: the simulation is at rest on this
+  // step's goals, as after a reset, and goes on from there.
+  bool finite = true;
+  for (std::size_t i = 0; i < x_.size(); ++i) finite = finite && std::isfinite(x_[i]) && std::isfinite(y_[i]);
+  if (!finite) {
+    std::copy(goal_.x.begin(), goal_.x.end(), x_.begin());
+    std::copy(goal_.y.begin(), goal_.y.end(), y_.begin());
+    std::fill(vx_.begin(), vx_.end(), 0.0f);
+    std::fill(vy_.begin(), vy_.end(), 0.0f);
+  }
   // This step's targets are where the next step's interpolation starts.
   prev_goal_ = goal_;
   prev_anchor_ = anchor_;

@@ -194,6 +194,29 @@ bool read_container(std::span<const std::uint8_t> file, const std::shared_ptr<co
 
 bool read_chunks(std::span<const std::uint8_t> file, const std::shared_ptr<const void>& owner,
                  const LoadOptions& options, const FileInfo& info, std::vector<ChunkBytes>& chunks, Error& error) {
+  // A decompression bomb (a few kilobytes of zstd that expand to gigabytes) is refused from
+  // the table, before anything is decompressed: the compressed chunks' declared lengths
+  // together must stay within the reader's budget. No codec ever writes past a declared
+  // length, so this bounds the memory the chunks take.
+  std::uint64_t declared = 0;
+  for (std::size_t i = 0; i < info.chunks.size(); ++i) {
+    const ChunkEntry& e = info.chunks[i];
+    if (e.compression() == Compression::None) continue;
+    if (e.raw_length > options.max_chunk_bytes) {
+      set_error(error, ErrorCode::TooLarge, e.tag, kHeaderSize + i * kEntrySize + 24,
+                message("raw_length {} exceeds the reader's limit of {} bytes a chunk", e.raw_length,
+                        options.max_chunk_bytes));
+      return false;
+    }
+    if (e.raw_length > options.max_total_bytes - declared) {
+      set_error(error, ErrorCode::TooLarge, e.tag, kHeaderSize + i * kEntrySize + 24,
+                message("raw_length {} takes the compressed chunks past the reader's limit of {} bytes a file "
+                        "({} declared before this one)",
+                        e.raw_length, options.max_total_bytes, declared));
+      return false;
+    }
+    declared += e.raw_length;
+  }
   // Filled in place (base/sized.hpp says why); on failure the caller drops them.
   sized(chunks, info.chunks.size());
   for (std::size_t i = 0; i < info.chunks.size(); ++i) {

@@ -1,5 +1,7 @@
 #include "import/cubism/document.hpp"
 
+#include "import/cubism/limits.hpp"
+
 #include <charconv>
 #include <cmath>
 #include <utility>
@@ -16,10 +18,14 @@ void fail(ErrorCode code, std::string message) {
 Document parse_document(std::string file, std::span<const std::uint8_t> bytes) {
   Document doc;
   doc.file = std::move(file);
+  if (bytes.size() > kMaxJsonBytes)
+    fail(ErrorCode::TooLarge, doc.file + ": " + std::to_string(bytes.size()) + " bytes; p2lrt reads Cubism JSON files of up to " +
+                                  std::to_string(kMaxJsonBytes) + " bytes");
   try {
     doc.root = Json::parse(bytes.begin(), bytes.end());
-  } catch (const Json::parse_error& e) {
-    // Drop the library's "[json.exception.parse_error.101] " prefix; keep where and why.
+  } catch (const Json::exception& e) {
+    // A syntax error, or a number past a double ("1e999": out_of_range.406). Drop the
+    // library's "[json.exception.parse_error.101] " prefix; keep where and why.
     std::string what = e.what();
     if (auto end = what.find("] "); what.starts_with("[json.exception") && end != std::string::npos)
       what.erase(0, end + 2);

@@ -2,6 +2,7 @@
 // parameter curves (events, model and part-opacity curves, per-curve fades).
 #include <algorithm>
 
+#include "import/cubism/limits.hpp"
 #include "import/cubism/side_files.hpp"
 
 namespace p2l::cubism {
@@ -53,6 +54,29 @@ Decoded decode(const Node& list) {
   return d;
 }
 
+// The points of every curve as Cubism counts them, from the arrays themselves (Meta's
+// TotalPointCount is often wrong: Haru's motions declare fewer than they hold), before
+// anything is built, so that a motion past kMaxMotionPoints is refused at once.
+std::size_t count_points(const Node& root) {
+  std::size_t points = 0;
+  if (!root.json().is_object() || !root.json().contains("Curves")) return 0;
+  const Json& curves = root.json()["Curves"];
+  if (!curves.is_array()) return 0;
+  for (const Json& curve : curves) {
+    if (!curve.is_object() || !curve.contains("Segments") || !curve["Segments"].is_array()) continue;
+    const Json& list = curve["Segments"];
+    const std::size_t n = list.size();
+    if (n < 2) continue;
+    points += 1;
+    for (std::size_t i = 2; i < n;) {
+      const bool bezier = list[i].is_number() && list[i].get<double>() == 1.0;
+      points += bezier ? 3 : 1;
+      i += bezier ? 7 : 3;
+    }
+  }
+  return points;
+}
+
 // Cubism's Framework plays the leading Model curves, then the Parameter curves, then the
 // PartOpacity curves, each run ending at the first curve of another target (§4.6).
 int target_rank(const std::string& target) { return target == "Model" ? 0 : target == "Parameter" ? 1 : 2; }
@@ -61,6 +85,9 @@ int target_rank(const std::string& target) { return target == "Model" ? 0 : targ
 
 void read_motion3(const Node& root, const MotionRef& ref, const std::string& id, bool cubism_playback, Rig& rig,
                   ImportReport& report) {
+  if (const std::size_t points = count_points(root); points > kMaxMotionPoints)
+    root.fail(ErrorCode::TooLarge, "Curves: " + std::to_string(points) + " points; p2lrt imports motions of up to " +
+                                       std::to_string(kMaxMotionPoints) + " points");
   const Node meta = root.at("Meta");
   Clip clip;
   clip.id = id;

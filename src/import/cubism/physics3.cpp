@@ -2,6 +2,7 @@
 #include <cmath>
 #include <map>
 
+#include "import/cubism/limits.hpp"
 #include "import/cubism/side_files.hpp"
 
 namespace p2l::cubism {
@@ -77,6 +78,17 @@ void effective_forces(const Node& meta, ImportReport& report) {
 }  // namespace
 
 void read_physics3(const Node& root, Rig& rig, ImportReport& report) {
+  // Every particle steps every physics frame: a file past kMaxPhysicsParticles is refused
+  // before anything is built.
+  std::size_t particles = 0;
+  if (const Json& all = root.json(); all.is_object() && all.contains("PhysicsSettings") && all["PhysicsSettings"].is_array())
+    for (const Json& setting : all["PhysicsSettings"])
+      if (setting.is_object() && setting.contains("Vertices") && setting["Vertices"].is_array())
+        particles += setting["Vertices"].size();
+  if (particles > kMaxPhysicsParticles)
+    root.fail(ErrorCode::TooLarge, "PhysicsSettings: " + std::to_string(particles) +
+                                       " particles; p2lrt imports physics of up to " +
+                                       std::to_string(kMaxPhysicsParticles) + " particles");
   std::map<std::string, std::string> names;
   if (const auto meta = root.find("Meta")) {
     rig.physics_fps = meta->number_or("Fps", 0);

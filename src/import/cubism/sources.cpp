@@ -1,5 +1,7 @@
 #include "import/cubism/sources.hpp"
 
+#include "import/cubism/limits.hpp"
+
 #include <fstream>
 #include <iterator>
 #include <system_error>
@@ -18,6 +20,15 @@ std::vector<std::uint8_t> Sources::read_path(const std::filesystem::path& path, 
   if (in.bad()) fail(ErrorCode::BadReference, shown + ": cannot be read (" + path.string() + ")");
   if (hashed_.insert(path.lexically_normal()).second) hash_.update(bytes);
   return bytes;
+}
+
+Document Sources::read_json(const std::string& reference) {
+  std::error_code ec;
+  const std::uintmax_t size = std::filesystem::file_size(folder_ / reference, ec);
+  if (!ec && size > kMaxJsonBytes)
+    fail(ErrorCode::TooLarge, reference + ": " + std::to_string(size) + " bytes; p2lrt reads Cubism JSON files of up to " +
+                                  std::to_string(kMaxJsonBytes) + " bytes");
+  return parse_document(reference, read(reference));
 }
 
 }  // namespace p2l::cubism

@@ -21,7 +21,8 @@ class Sources {
   // [reference]: a path as the model3.json writes it. A missing or unreadable file is fatal
   // (BadReference), the message naming [reference] and where it was looked for.
   std::vector<std::uint8_t> read(const std::string& reference) { return read_path(folder_ / reference, reference); }
-  Document read_json(const std::string& reference) { return parse_document(reference, read(reference)); }
+  // A JSON file past kMaxJsonBytes (limits.hpp) is refused before it is read.
+  Document read_json(const std::string& reference);
   // A file by its own path, named [shown] in messages.
   std::vector<std::uint8_t> read_path(const std::filesystem::path& path, const std::string& shown);
 
