@@ -25,6 +25,8 @@
  *
  * Threads. A model never changes and may be used by rigs on any number of threads. One rig must be
  * used by one thread at a time, reading calls included; distinct rigs may run concurrently.
+ * p2l_model_free may be called while the model's rigs still run on other threads (they keep its
+ * data alive), but not while another thread is inside a call with the same model handle.
  *
  * Drawing. Textures hold straight alpha. A mesh's colour is its texel with the multiply colour
  * applied, then the screen colour, then scaled by the mesh opacity and the mask; the blend modes
