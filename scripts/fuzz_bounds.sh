@@ -10,7 +10,7 @@ CACHE=${P2L_CACHE:-$HOME/.cache/p2lrt}
 if [[ ! -f "$BUILD/build.ninja" ]]; then
   cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DP2L_TESTS=OFF -DP2L_BENCH=ON > /dev/null
 fi
-cmake --build "$BUILD" --target p2l_fuzz_bounds
+cmake --build "$BUILD" --target p2l_fuzz_bounds -j "${P2L_BOUNDS_JOBS:-$(nproc)}"
 for kind in load moc3 json csm; do
   corpus=$CACHE/fuzz/$kind/corpus
   [[ -d $corpus ]] || corpus=fuzz/seeds/$([[ $kind == csm ]] && echo moc3 || echo "$kind")

@@ -24,8 +24,23 @@ const load = vm.runInThisContext(
   `(function (__dirname, __filename, require) {${fs.readFileSync(coreJs, 'utf8')}\n;return Live2DCubismCore; })`,
   { filename: coreJs });
 const core = load(path.dirname(path.resolve(coreJs)), path.resolve(coreJs), require);
-core.Logging.csmSetLogFunction(() => {});
-if (caseArg === undefined) process.stderr.write('');
+
+// Cores 5 and 6 instantiate their WebAssembly asynchronously: calls before that throw a TypeError.
+async function started() {
+  const buffer = intact.buffer.slice(intact.byteOffset, intact.byteOffset + intact.byteLength);
+  for (let tries = 0; tries < 500; ++tries) {
+    try {
+      const moc = core.Moc.fromArrayBuffer(buffer);
+      if (moc) moc._release();
+      core.Logging.csmSetLogFunction(() => {});
+      return;
+    } catch (e) {
+      if (!(e instanceof TypeError)) throw e;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  }
+  throw new Error(`${coreJs}: the Core did not start`);
+}
 
 const intact = fs.readFileSync(mocPath);
 const version = intact[4];
@@ -71,6 +86,8 @@ function damaged(c) {
   return bytes;
 }
 
+async function main() {
+await started();
 if (caseArg !== undefined) {  // a child: one case, its verdict on stdout
   console.log(JSON.stringify(judge(damaged(cases[Number(caseArg)]))));
   process.exit(0);
@@ -93,3 +110,5 @@ for (let i = 0; i < cases.length; ++i) {
 }
 console.log(JSON.stringify({ core: path.basename(coreJs), version: core.Version.csmGetVersion().toString(16),
                              moc: path.basename(mocPath), mocVersion: version, hasMocConsistency: hasCheck, ...tally }));
+}
+main();
