@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The whole test suite: set up, build everything with AddressSanitizer and
 # UndefinedBehaviorSanitizer (optimised, so -O2 warnings are errors too), run every test;
-# then the WebAssembly module against that build in node, and the player page in headless
-# Chromium (docs/WEB.md).
+# then every fuzz target briefly and the thread tests under ThreadSanitizer
+# (docs/RELIABILITY.md), the WebAssembly module against that build in node, and the player
+# page in headless Chromium (docs/WEB.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
@@ -16,6 +17,13 @@ cmake --build build-test
 scripts/fetch_cubism_core.sh > /dev/null || echo "test.sh: the Cubism Core could not be fetched; its tests will skip" >&2
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 ctest --test-dir build-test --output-on-failure -j "$(nproc)"
+# Every way in fuzzed for about a minute on its committed seeds, under ASan + UBSan with
+# LeakSanitizer (docs/RELIABILITY.md): a finding fails the run. The long runs are ./fuzz.sh.
+scripts/setup.sh --fuzz
+./fuzz.sh --smoke 60
+# The tests that share one model between threads, and the 8-thread stress test, under
+# ThreadSanitizer: any report fails the run.
+scripts/tsan.sh -j2
 # The web: the module built, within its size budget and bit-identical to this native build on
 # the random-rig cases; the player page drawing as p2lrt render does.
 P2L_NATIVE_BUILD=build-test scripts/wasm.sh --test
