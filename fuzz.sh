@@ -28,7 +28,24 @@ VECTORS=../shared/vectors/original
 TARGETS=(load moc3 csm json capi)
 
 binary() { [[ $1 == json ]] && echo "$BUILD/fuzz/p2l_cubism_json_fuzzer" || echo "$BUILD/fuzz/p2l_$1_fuzzer"; }
-seeds() { [[ $1 == csm ]] && echo fuzz/seeds/moc3 || echo "fuzz/seeds/$1"; }
+seeds() { echo "fuzz/seeds/$1"; }
+
+# Copies the committed seeds of [target] into [dir]. moc3 and csm have none committed (no
+# .moc3 file is kept in the repository): their seeds are synthetic files made here, by
+# p2l_fuzz_make_moc3, of every version.
+copy_seeds() {
+  local target=$1 dir=$2 seed version
+  mkdir -p "$dir"
+  if [[ $target == moc3 || $target == csm ]]; then
+    for seed in 1 2; do
+      for version in 3 4 5 6; do
+        "$BUILD/fuzz/p2l_fuzz_make_moc3" "$seed" "$dir/synthetic-v$version-$seed.moc3" --version "$version" > /dev/null
+      done
+    done
+  else
+    cp "$(seeds "$target")"/* "$dir"/
+  fi
+}
 
 build() {
   if [[ ! -f "$BUILD/build.ninja" ]]; then
@@ -44,8 +61,7 @@ build() {
 # Fills [dir] with the seeds of [target]: the committed ones, then what can be made or fetched.
 fill_corpus() {
   local target=$1 dir=$2
-  mkdir -p "$dir"
-  cp "$(seeds "$target")"/* "$dir"/
+  copy_seeds "$target" "$dir"
   case $target in
     load)
       if [[ -d "$VECTORS" ]]; then "$BUILD/fuzz/p2l_make_seeds" "$dir" "$VECTORS"; else "$BUILD/fuzz/p2l_make_seeds" "$dir"; fi ;;
@@ -149,8 +165,7 @@ case ${1:-} in
     # Two at a time (CI has two cores); each on a scratch copy of its committed seeds.
     failed=0 pids=() names=()
     for target in "${TARGETS[@]}"; do
-      mkdir -p "$work/$target"
-      cp "$(seeds "$target")"/* "$work/$target"/
+      copy_seeds "$target" "$work/$target"
       run_target "$target" "$seconds" "$work/$target" > "$work/$target.out" 2>&1 &
       pids+=($!) names+=("$target")
       if [[ ${#pids[@]} -ge $(nproc) ]]; then

@@ -13,6 +13,7 @@ fi
 cmake --build "$BUILD" --target p2l_fuzz_bounds -j "${P2L_BOUNDS_JOBS:-$(nproc)}"
 for kind in load moc3 json csm; do
   corpus=$CACHE/fuzz/$kind/corpus
-  [[ -d $corpus ]] || corpus=fuzz/seeds/$([[ $kind == csm ]] && echo moc3 || echo "$kind")
+  [[ -d $corpus ]] || corpus=fuzz/seeds/$kind
+  [[ -d $corpus ]] || { echo "fuzz_bounds.sh: $kind: no corpus (./fuzz.sh --$kind grows one)"; continue; }
   "$BUILD/p2l_fuzz_bounds" "$kind" "$corpus"
 done
