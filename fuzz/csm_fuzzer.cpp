@@ -41,7 +41,12 @@ void touch(csmModel* model) {
                               csmGetDrawableBlendModes(model)[i] + csmGetDrawableTextureIndices(model)[i] +
                               csmGetDrawableParentPartIndices(model)[i]);
   }
+  // The Core hands out no negative render order, even to a drawable no draw-order group lists.
   const int* orders = csmGetRenderOrders(model);
+  for (int i = 0; i < nd + no; ++i)
+    if (orders[i] < 0) std::abort();
+  for (int i = 0; i < nd; ++i)
+    if (csmGetDrawableRenderOrders(model)[i] < 0) std::abort();
   for (int i = 0; i < nd + no; ++i) sum += static_cast<float>(orders[i]);
   for (int i = 0; i < no; ++i) {
     sum += csmGetOffscreenOpacities(model)[i] + csmGetOffscreenMultiplyColors(model)[i].X;

@@ -281,6 +281,17 @@ TEST(ReaderRules, DeformerParentAfterChildIsRefused) {
   expect_refused(f, ErrorCode::BadStructure, "DEFM", "must come before it");
 }
 
+TEST(ReaderRules, AMeshListedTwiceInTheDrawTreeIsRefused) {
+  // One place each in the render order: a second listing would draw the mesh twice.
+  p2l::Rig rig = make_small_rig();
+  rig.draw_groups[0].children.push_back({p2l::DrawChildKind::Mesh, 0});
+  const p2l::Error e = p2l::validate(rig);
+  EXPECT_EQ(e.code, ErrorCode::BadStructure) << e.to_string();
+  EXPECT_EQ(e.chunk, "DRAW") << e.to_string();
+  EXPECT_NE(e.to_string().find("mesh 0 is already listed in the draw tree"), std::string::npos) << e.to_string();
+  EXPECT_FALSE(p2l::write(rig, {}));
+}
+
 TEST(ReaderRules, KeysThatDescendAreRefusedNamingTheKey) {
   // Mesh A's keyform axis has keys -30, 30 (two f32s in MESH); 30 becomes -40.5.
   auto f = small_file();

@@ -33,7 +33,10 @@ ModelState::ModelState(std::shared_ptr<const MocData> data) : moc(std::move(data
   offscreen_multiply.assign(no, {1, 1, 1, 1});
   offscreen_screen.assign(no, {0, 0, 0, 1});
   render_order_before.assign(nd, 0);
-  offscreens_before.assign(no > 0 ? nd + no : 0, 0);
+  // One entry per render place the draw tree can hand out (a hostile tree may list an
+  // offscreen's part under two groups: more places than drawables and offscreens).
+  const auto& places = moc->model->plan().cubism_plan.group_places;
+  offscreens_before.assign(no > 0 ? std::max<std::size_t>(nd + no, places.empty() ? 0 : places[0]) : 0, 0);
   // The Core evaluates a model as it makes it, and reports every change then.
   evaluate(*this, Flags::Created);
 }

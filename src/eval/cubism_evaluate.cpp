@@ -481,7 +481,10 @@ void order_group(const Rig& rig, const ModelPlan& plan, InstanceState& s, std::u
 
 void build_render_order(const Rig& rig, const ModelPlan& plan, InstanceState& s) {
   CubismState& c = s.cubism;
-  std::fill(c.render_orders.begin(), c.render_orders.end(), -1);
+  // A drawable (or offscreen) no draw-order group lists keeps render order 0, as in the
+  // official Cores (measured on 4.2.2 and 5.1.0 with a moc3 that leaves a mesh out); every
+  // place handed out stays below the root's group_places.
+  std::fill(c.render_orders.begin(), c.render_orders.end(), 0);
   s.render_order.clear();
   s.render_commands.clear();
   if (!rig.draw_groups.empty()) order_group(rig, plan, s, 0, 0);

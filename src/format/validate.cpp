@@ -372,6 +372,8 @@ class Validator {
     // Pre-order: each child group comes after its parent and has exactly one parent.
     std::vector<std::uint8_t> parents(groups.size(), 0);
     std::vector<int> depth(groups.size(), 0);
+    // A mesh is drawn once: listed twice it would have two places in the render order.
+    std::vector<std::uint8_t> listed(meshes_, 0);
     for (std::size_t i = 0; i < groups.size() && ok(); ++i) {
       const DrawGroup& g = groups[i];
       const Where where{ChunkId::DRAW, i, "draw group", i};
@@ -381,6 +383,8 @@ class Validator {
       for (const DrawChild& c : g.children) {
         if (c.kind == DrawChildKind::Mesh) {
           ref(c.index, meshes_, "mesh", where);
+          if (ok() && listed[c.index]++)
+            fail(where, ErrorCode::BadStructure, "{}: mesh {} is already listed in the draw tree (a mesh has one place in it)", c.index);
         } else if (c.index <= i || c.index >= groups.size() || parents[c.index]++) {
           fail(where, ErrorCode::BadStructure, "{}: child group {} must come after it and have no other parent",
                c.index);

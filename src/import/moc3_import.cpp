@@ -61,6 +61,10 @@ void build_draw_tree(const Objects& o, bool floor_orders, Rig& rig, ImportReport
     std::size_t slot;           // its entry among the parent's children
   };
   std::vector<std::uint8_t> seen(o.draw_groups.size(), 0);
+  // Cubism's files list every art mesh in exactly one group; a damaged one may list a mesh
+  // twice (p2lrt keeps its first place) or not at all (not drawn; the Core's render order 0).
+  std::vector<std::uint8_t> listed(rig.meshes.size(), 0);
+  std::size_t repeated = 0;
   std::vector<Visit> stack;
   if (!o.draw_groups.empty()) stack.push_back({0, -1, -1, 0});
   while (!stack.empty()) {
@@ -76,6 +80,10 @@ void build_draw_tree(const Objects& o, bool floor_orders, Rig& rig, ImportReport
     for (const auto& obj : o.draw_groups[v.group].objects) {
       auto& children = rig.draw_groups[at].children;
       if (!obj.part) {
+        if (obj.index < listed.size() && listed[obj.index]++) {
+          ++repeated;
+          continue;
+        }
         children.push_back({DrawChildKind::Mesh, obj.index});
       } else if (!seen[static_cast<std::size_t>(obj.group)]) {  // a group owned twice is drawn once
         seen[static_cast<std::size_t>(obj.group)] = 1;
@@ -88,6 +96,14 @@ void build_draw_tree(const Objects& o, bool floor_orders, Rig& rig, ImportReport
   }
   for (std::size_t g = 1; g < seen.size(); ++g)
     if (!seen[g]) report.dropped.push_back("draw-order group " + std::to_string(g) + " is owned by no part object and is not drawn");
+  const auto meshes = [](std::size_t n) { return std::to_string(n) + (n == 1 ? " art mesh" : " art meshes"); };
+  if (repeated > 0)
+    report.dropped.push_back("the draw-order groups list " + meshes(repeated) +
+                             " a second time: a mesh is drawn at its first place only");
+  std::size_t unlisted = 0;
+  for (std::size_t m = 0; m < listed.size(); ++m) unlisted += listed[m] ? 0 : 1;
+  if (unlisted > 0)
+    report.dropped.push_back(meshes(unlisted) + " in no draw-order group, not drawn (the Core's render order 0)");
 
 }
 

@@ -13,6 +13,7 @@
 
 #include "Live2DCubismCore.h"
 #include "p2l/csm_release.h"
+#include "p2l/import.hpp"
 #include "../cubism/synth_model.hpp"
 
 namespace {
@@ -335,6 +336,72 @@ TEST_P(Hostile, NewerVersionsAndOtherBytesAreNamed) {
   v = judge(other);
   EXPECT_FALSE(v.revived);
   EXPECT_NE(v.log.find("does not start with a moc3 header"), std::string::npos) << v.log;
+}
+
+
+// A moc3 whose draw-order groups list one art mesh twice and another not at all (the csm
+// fuzzer's finding: the unlisted mesh had render order -1, and with offscreens that indexed
+// before an array). Both official Cores (4.2.2, 5.1.0) revive such a file, and 5.1.0 calls it
+// consistent; on seed 1, version 4 they give render orders [0, 3, 1, 0]: the unlisted mesh
+// keeps 0, the repeated one takes its later place. p2lrt draws a repeated mesh at its first
+// place (the import reports it), so it gives 2 there.
+std::vector<std::uint8_t> repeat_first_mesh(std::vector<std::uint8_t> bytes, int& unlisted, int& repeated) {
+  const std::uint32_t counts = read_u32(bytes, 64);
+  const std::uint32_t objects = read_u32(bytes, counts + 4 * 19);
+  const std::uint32_t types = read_u32(bytes, 64 + 4 * 86), indices = read_u32(bytes, 64 + 4 * 87);
+  std::vector<std::uint32_t> meshes;
+  for (std::uint32_t i = 0; i < objects; ++i)
+    if (read_u32(bytes, types + 4 * i) == 0) meshes.push_back(i);
+  EXPECT_GE(meshes.size(), 2u);
+  repeated = static_cast<int>(read_u32(bytes, indices + 4 * meshes[0]));
+  unlisted = static_cast<int>(read_u32(bytes, indices + 4 * meshes[1]));
+  write_u32(bytes, indices + 4 * meshes[1], static_cast<std::uint32_t>(repeated));
+  return bytes;
+}
+
+TEST_P(Hostile, AMeshNoDrawOrderGroupListsHasRenderOrderZero) {
+  p2l_test::synth::Features features;
+  features.offscreens = GetParam() == 6;
+  auto made = p2l_test::synth::generate_moc3(1, GetParam(), features);
+  ASSERT_TRUE(made.error.empty()) << made.error;
+  int unlisted = -1, repeated = -1;
+  Loaded m(repeat_first_mesh(made.bytes, unlisted, repeated));
+  ASSERT_NE(m.model, nullptr);
+  const int nd = csmGetDrawableCount(m.model), no = csmGetOffscreenCount(m.model);
+  for (const float t : {0.0f, 0.5f, 1.0f, 2.0f}) {
+    m.pose(t);
+    csmUpdateModel(m.model);
+    const int* places = csmGetRenderOrders(m.model);
+    const int* drawable_places = csmGetDrawableRenderOrders(m.model);
+    EXPECT_EQ(places[unlisted], 0) << "t " << t;
+    for (int i = 0; i < nd + no; ++i) {
+      EXPECT_GE(places[i], 0) << "render order " << i << " at t " << t;
+      EXPECT_LT(places[i], nd + no) << "render order " << i << " at t " << t;
+    }
+    for (int i = 0; i < nd; ++i) {
+      EXPECT_GE(drawable_places[i], 0) << "drawable render order " << i << " at t " << t;
+      EXPECT_LT(drawable_places[i], nd) << "drawable render order " << i << " at t " << t;
+    }
+  }
+  // The import says what it did, under either rules.
+  for (const p2l::CoreRules rules : {p2l::CoreRules::Cubism, p2l::CoreRules::Original}) {
+    const auto bytes = repeat_first_mesh(made.bytes, unlisted, repeated);
+    const p2l::ImportResult imported = p2l::import_moc3(bytes, {rules});
+    ASSERT_TRUE(imported) << imported.error.to_string();
+    std::string dropped;
+    for (const auto& line : imported.report.dropped) dropped += line + "\n";
+    EXPECT_NE(dropped.find("the draw-order groups list 1 art mesh a second time"), std::string::npos) << dropped;
+    EXPECT_NE(dropped.find("1 art mesh in no draw-order group, not drawn"), std::string::npos) << dropped;
+  }
+  if (GetParam() == 4) {  // the official Cores' answer at defaults (above), but for the repeated mesh
+    m.pose(0.0f);
+    const float* lo = csmGetParameterDefaultValues(m.model);
+    for (int i = 0; i < csmGetParameterCount(m.model); ++i) csmGetParameterValues(m.model)[i] = lo[i];
+    csmUpdateModel(m.model);
+    const int* places = csmGetRenderOrders(m.model);
+    ASSERT_EQ(nd, 4);
+    EXPECT_EQ((std::vector<int>(places, places + 4)), (std::vector<int>{0, 2, 1, 0}));
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Versions, Hostile, ::testing::Values(3, 4, 5, 6));
