@@ -27,11 +27,16 @@ constexpr double kTiny = 1e-5;
 double unit(double s) { return std::clamp(s, 0.0, 1.0); }
 
 // The root of b s^2 + c s + d = 0 Cubism takes when the cubic term vanishes: the linear root
-// when b vanishes too (or -d when c does as well), else the root with -sqrt.
+// when b vanishes too (or -d when c does as well), else the root with -sqrt. Where there is
+// no real root (a segment whose control times fold back, so that x(s) never reaches the
+// time) Cubism's square root makes NaN and the parameter goes NaN for good; here the
+// discriminant stops at 0, which takes the turning point of x(s), the nearest it comes.
 double quadratic_root(double b, double c, double d) {
   if (std::abs(b) < kTiny) return std::abs(c) < kTiny ? -d : -d / c;
-  return -(c + std::sqrt(c * c - 4.0 * b * d)) / (2.0 * b);
+  return -(c + std::sqrt(std::max(c * c - 4.0 * b * d, 0.0))) / (2.0 * b);
 }
+
+double solve_parameter(double x0, double x1, double x2, double x3, double t);
 
 // Whether the point at [point] (a float from the file) ends after [time]. Cubism's points are
 // the doubles of the decimal text (3.1, not 3.0999999): where the time rounds to the point's
@@ -45,6 +50,17 @@ bool ends_after(float point, double time) {
 }  // namespace
 
 double bezier_parameter(double x0, double x1, double x2, double x3, double t) {
+  // A tiny negative cubic term (Cubism's test lets it through) against huge control times
+  // overflows the depressed cubic to inf - inf: where the solution is NaN the time fraction
+  // stands in, as for a restricted Bezier, so that no curve ever yields NaN.
+  const double s = solve_parameter(x0, x1, x2, x3, t);
+  if (std::isfinite(s)) return s;
+  return x3 != x0 ? unit((t - x0) / (x3 - x0)) : 0.0;
+}
+
+namespace {
+
+double solve_parameter(double x0, double x1, double x2, double x3, double t) {
   // x(s) - t as a s^3 + b s^2 + c s + d.
   const double a = x3 - 3.0 * x2 + 3.0 * x1 - x0;
   const double b = 3.0 * x2 - 6.0 * x1 + 3.0 * x0;
@@ -86,6 +102,8 @@ double bezier_parameter(double x0, double x1, double x2, double x3, double t) {
   const double root = std::sqrt(discriminant);
   return unit(std::cbrt(root - half_q) - std::cbrt(root + half_q) - shift);
 }
+
+}  // namespace
 
 float ease_sine(float x) {
   if (!(x > 0.0f)) return 0.0f;  // below 0, and NaN

@@ -198,6 +198,31 @@ TEST(CubismPlayback, UnrestrictedBeziersSolveForTheCurveParameter) {
   }
 }
 
+TEST(CubismPlayback, UnrestrictedBeziersThatNeverReachTheTimeStayFinite) {
+  // The json fuzzer's finding: from (1, 0) to (1, -10) with both control times at 0.6, x(s) =
+  // 1 - 1.2 s + 1.2 s^2 comes down to 0.7 and back, so a time below 0.7 has no real root and
+  // Cubism's Cardano solution takes the square root of a negative number (NaN). p2lrt takes
+  // the turning point s = 0.5 there; where a root exists it is Cubism's.
+  const std::vector<CurveSegment> folded{seg(SegmentKind::Bezier, 1, -10, {0.6f, 10, 0.6f, 20})};
+  const auto value = [&](double time) { return p2l::anim::curve_value(1, 0, folded, time, BezierRule::Unrestricted); };
+  const auto de_casteljau = [](double s) {
+    const double m = 1 - s;
+    return 3 * m * m * s * 10 + 3 * m * s * s * 20 + s * s * s * -10;
+  };
+  for (const double time : {0.0, 0.25, 0.5, 0.69}) EXPECT_NEAR(value(time), de_casteljau(0.5), 1e-5) << time;
+  // At 0.85: 1.2 s^2 - 1.2 s + 0.15 = 0, Cubism's root (1.2 - sqrt(0.72)) / 2.4.
+  const double float_control = static_cast<double>(0.6f);  // the times are floats
+  const double b = 3 * float_control - 6 * float_control + 3, c = 3 * float_control - 3;
+  const double root = -(c + std::sqrt(c * c - 4 * b * (1 - 0.85))) / (2 * b);
+  EXPECT_NEAR(value(0.85), de_casteljau(root), 1e-5);
+  for (double time = 0; time <= 1.2; time += 1.0 / 64) EXPECT_TRUE(std::isfinite(value(time))) << time;
+  // A tiny negative cubic term against control times near the float maximum: the depressed
+  // cubic overflows (inf - inf); the time fraction stands in, clamped to [0, 1].
+  const double s = p2l::anim::bezier_parameter(1.4e-45, 3e38, 3e38, 0, 0.5);
+  EXPECT_TRUE(std::isfinite(s));
+  EXPECT_EQ(s, 0.0);
+}
+
 TEST(CubismPlayback, AClipFlaggedUnrestrictedPlaysItsBeziersSo) {
   Rig rig = cubism_rig({curve(0, {seg(SegmentKind::Bezier, 1, 1, {1.2f, 1.0f, -0.3f, 0.0f})})}, 2, 0, 0);
   rig.clip_extensions[0].unrestricted_beziers = true;
