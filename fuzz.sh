@@ -2,7 +2,9 @@
 # Fuzzes one of p2lrt's ways in with libFuzzer, or (--smoke) every one briefly, as CI does.
 #   ./fuzz.sh [--load|--moc3|--csm|--json|--capi] [SECONDS] [extra libFuzzer flags...]
 #   ./fuzz.sh --smoke [SECONDS]        every target SECONDS (default 60) on its committed seeds
-#   ./fuzz.sh --minimize TARGET        merge the cache's corpus of TARGET into a smallest set
+#   ./fuzz.sh --minimize TARGET [DIR]  merge the cache's corpus of TARGET into a smallest set, or
+#                                      into DIR, adding only what DIR's files do not cover yet
+#                                      (fuzz/seeds/capi: the committed seeds grow by a long run)
 #   P2L_FUZZ_CLOCK=cpu ./fuzz.sh --TARGET SECONDS   SECONDS of the fuzzer's CPU time, not wall time
 # Targets (fuzz/*.cpp; docs/RELIABILITY.md):
 #   load  p2l::load / p2l::write, evaluation, animation and the software renderer (default)
@@ -180,12 +182,16 @@ case ${1:-} in
     done
     exit "$failed" ;;
   --minimize)
-    target=${2:?usage: $0 --minimize TARGET}
+    target=${2:?usage: $0 --minimize TARGET [DIR]}
     build
     corpus=$CACHE/fuzz/$target/corpus
-    merged=$(mktemp -d)
-    "$(binary "$target")" -merge=1 "$merged" "$corpus" > /dev/null 2>&1
-    echo "fuzz.sh: $target corpus of $(find "$corpus" -type f | wc -l) files minimises to $(find "$merged" -type f | wc -l) in $merged"
+    merged=${3:-$(mktemp -d)}
+    mkdir -p "$merged"
+    had=$(find "$merged" -type f | wc -l)
+    # libFuzzer's merge keeps what is in the first directory and adds an input of the others
+    # only for features the first does not have yet.
+    "$(binary "$target")" -merge=1 -rss_limit_mb=2048 -timeout=300 "$merged" "$corpus" > /dev/null 2>&1
+    echo "fuzz.sh: $target corpus of $(find "$corpus" -type f | wc -l) files minimises to $(find "$merged" -type f | wc -l) in $merged ($had there before)"
     exit 0 ;;
 esac
 
