@@ -30,7 +30,6 @@ VECTORS=../shared/vectors/original
 TARGETS=(load moc3 csm json capi)
 
 binary() { [[ $1 == json ]] && echo "$BUILD/fuzz/p2l_cubism_json_fuzzer" || echo "$BUILD/fuzz/p2l_$1_fuzzer"; }
-seeds() { echo "fuzz/seeds/$1"; }
 
 # Copies the committed seeds of [target] into [dir]. moc3 and csm have none committed (no
 # .moc3 file is kept in the repository): their seeds are synthetic files made here, by
@@ -45,7 +44,7 @@ copy_seeds() {
       done
     done
   else
-    cp "$(seeds "$target")"/* "$dir"/
+    cp "fuzz/seeds/$target"/* "$dir"/
   fi
 }
 

@@ -36,30 +36,7 @@ double quadratic_root(double b, double c, double d) {
   return -(c + std::sqrt(std::max(c * c - 4.0 * b * d, 0.0))) / (2.0 * b);
 }
 
-double solve_parameter(double x0, double x1, double x2, double x3, double t);
-
-// Whether the point at [point] (a float from the file) ends after [time]. Cubism's points are
-// the doubles of the decimal text (3.1, not 3.0999999): where the time rounds to the point's
-// float, the point is taken as the double of its shortest decimal (which reads back as the
-// same float), so a time a hair before 3.1 is before it, as in Cubism.
-bool ends_after(float point, double time) {
-  if (static_cast<float>(time) != point) return point > time;
-  return shortest_decimal_double(point) > time;
-}
-
-}  // namespace
-
-double bezier_parameter(double x0, double x1, double x2, double x3, double t) {
-  // A tiny negative cubic term (Cubism's test lets it through) against huge control times
-  // overflows the depressed cubic to inf - inf: where the solution is NaN the time fraction
-  // stands in, as for a restricted Bezier, so that no curve ever yields NaN.
-  const double s = solve_parameter(x0, x1, x2, x3, t);
-  if (std::isfinite(s)) return s;
-  return x3 != x0 ? unit((t - x0) / (x3 - x0)) : 0.0;
-}
-
-namespace {
-
+// Cubism's solution of x(s) = t on the unit interval (NaN where the cubic overflows).
 double solve_parameter(double x0, double x1, double x2, double x3, double t) {
   // x(s) - t as a s^3 + b s^2 + c s + d.
   const double a = x3 - 3.0 * x2 + 3.0 * x1 - x0;
@@ -103,7 +80,25 @@ double solve_parameter(double x0, double x1, double x2, double x3, double t) {
   return unit(std::cbrt(root - half_q) - std::cbrt(root + half_q) - shift);
 }
 
+// Whether the point at [point] (a float from the file) ends after [time]. Cubism's points are
+// the doubles of the decimal text (3.1, not 3.0999999): where the time rounds to the point's
+// float, the point is taken as the double of its shortest decimal (which reads back as the
+// same float), so a time a hair before 3.1 is before it, as in Cubism.
+bool ends_after(float point, double time) {
+  if (static_cast<float>(time) != point) return point > time;
+  return shortest_decimal_double(point) > time;
+}
+
 }  // namespace
+
+double bezier_parameter(double x0, double x1, double x2, double x3, double t) {
+  // A tiny negative cubic term (Cubism's test lets it through) against huge control times
+  // overflows the depressed cubic to inf - inf: where the solution is NaN the time fraction
+  // stands in, as for a restricted Bezier, so that no curve ever yields NaN.
+  const double s = solve_parameter(x0, x1, x2, x3, t);
+  if (std::isfinite(s)) return s;
+  return x3 != x0 ? unit((t - x0) / (x3 - x0)) : 0.0;
+}
 
 float ease_sine(float x) {
   if (!(x > 0.0f)) return 0.0f;  // below 0, and NaN
