@@ -187,9 +187,10 @@ case ${1:-} in
     merged=${3:-$(mktemp -d)}
     mkdir -p "$merged"
     had=$(find "$merged" -type f | wc -l)
-    # libFuzzer's merge keeps what is in the first directory and adds an input of the others
-    # only for features the first does not have yet.
-    "$(binary "$target")" -merge=1 -rss_limit_mb=2048 -timeout=300 "$merged" "$corpus" > /dev/null 2>&1
+    # libFuzzer's merge keeps what is in the first directory and adds the fewest inputs of the
+    # others (greedy set cover) that reach the edges it does not reach yet; edges, not hit
+    # counts, so that a committed seed set stays small (capi: 3,005 files give 122 more).
+    "$(binary "$target")" -set_cover_merge=1 -use_counters=0 -rss_limit_mb=2048 -timeout=300 "$merged" "$corpus" > /dev/null 2>&1
     echo "fuzz.sh: $target corpus of $(find "$corpus" -type f | wc -l) files minimises to $(find "$merged" -type f | wc -l) in $merged ($had there before)"
     exit 0 ;;
 esac
