@@ -7,7 +7,9 @@
 # the worst vertex error in model units, opacity, colour, then the visibility, draw-order,
 # render-order and constant-data mismatches, and pass when all are within the bounds of
 # issue 20 (1e-5 units, 3e-7, 3e-7, none).
-#   scripts/cubism_fidelity.sh [--poses N] [--seed S] [--core FILE] [--keep DIR] MODEL...
+#   scripts/cubism_fidelity.sh [--poses N] [--seed S] [--fresh] [--core FILE] [--keep DIR] MODEL...
+# The poses run one after another on one model, as a host plays them (the Core keeps state
+# between updates); --fresh makes each the first update of a model of its own, on both sides.
 # The Cores are not in the repository and cannot be (their licence): the npm Core 4.2.2 is
 # fetched into ~/.cache/p2lrt; newer ones are looked for as ~/.cache/p2lrt/cores/core-X.Y.Z.js
 # (P2L_CUBISM_CORES names another folder): the official redistributable live2dcubismcore.min.js
@@ -16,19 +18,20 @@
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
-poses=200 seed=1 core_file="" keep=""
+poses=200 seed=1 core_file="" keep="" fresh=()
 while [[ $# -gt 0 ]]; do
   case $1 in
     --poses) poses=$2; shift 2 ;;
     --seed) seed=$2; shift 2 ;;
+    --fresh) fresh=(--fresh); shift ;;
     --core) core_file=$2; shift 2 ;;
     --keep) keep=$2; shift 2 ;;
-    -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "cubism_fidelity: unknown option $1" >&2; exit 2 ;;
     *) break ;;
   esac
 done
-[[ $# -gt 0 ]] || { echo "usage: cubism_fidelity.sh [--poses N] [--seed S] [--core FILE] [--keep DIR] MODEL..." >&2; exit 2; }
+[[ $# -gt 0 ]] || { echo "usage: cubism_fidelity.sh [--poses N] [--seed S] [--fresh] [--core FILE] [--keep DIR] MODEL..." >&2; exit 2; }
 command -v node > /dev/null || { echo "cubism_fidelity: node is not installed" >&2; exit 2; }
 
 compare=${P2L_BUILD:-$root/build}/tests/cubism/p2l_cubism_compare
@@ -54,8 +57,8 @@ work=${keep:-$(mktemp -d)}
 mkdir -p "$work"
 [[ -n $keep ]] || trap 'rm -rf "$work"' EXIT
 
-echo "| model | moc3 | Core | poses | vertex (units) | bit-equal | opacity | colour | visibility | draw order | render order | constant | result |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+echo "| model | moc3 | Core | poses | vertex (units) | bit-equal | opacity | colour | visibility | draw order | render order | constant | hidden | result |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 failed=0
 for model in "$@"; do
   if [[ -d $model ]]; then
@@ -81,7 +84,7 @@ for model in "$@"; do
     # node has been seen (rarely) to hang on exit after writing its output: the run counts
     # when core_dump.js printed its closing line.
     timeout -s KILL 900 node "$root/tests/cubism/core_dump.js" "$core" "$moc" "$prefix" --poses "$poses" --seed "$seed" \
-      --parts > "$prefix.core.log" 2>&1 || grep -q '^core_dump: Core' "$prefix.core.log" || continue
+      --parts "${fresh[@]}" > "$prefix.core.log" 2>&1 || grep -q '^core_dump: Core' "$prefix.core.log" || continue
     used=$(sed -n 's/^core_dump: Core \([0-9.]*\),.*/\1/p' "$prefix.core.log")
     break
   done

@@ -341,23 +341,25 @@ TEST(CubismRules, CanvasFlagsReadBackAndAnUnknownBitIsRefused) {
   rig.canvas.pixels_per_unit = 100.0f;
   rig.canvas.y_up = true;
   rig.canvas.blend_clamp = true;
+  rig.canvas.keyform_colors = true;
   const auto bytes = p2l::write(rig).bytes;
   ASSERT_FALSE(bytes.empty());
   auto back = p2l::load(bytes);
   ASSERT_TRUE(back) << back.error.to_string();
   EXPECT_TRUE(back.rig->canvas.y_up);
   EXPECT_TRUE(back.rig->canvas.blend_clamp);
+  EXPECT_TRUE(back.rig->canvas.keyform_colors);
   auto bad = bytes;
   const std::size_t e = entry_at(static_cast<std::size_t>(find_entry(bad, "CANV")));
   ASSERT_EQ(bad[e + 4], 2);
   const std::uint32_t offset = p2l::format::ByteReader::load_u32(&bad[e + 8]);
   const std::uint32_t size = p2l::format::ByteReader::load_u32(&bad[e + 16]);
   ASSERT_EQ(size, 21u);
-  bad[offset + size - 1] = 0x07;
+  bad[offset + size - 1] = 0x0F;
   auto refused = p2l::load(bad);
   ASSERT_FALSE(refused);
   EXPECT_EQ(refused.error.chunk, "CANV");
-  EXPECT_NE(refused.error.message.find("canvas flags 7 set unknown bits"), std::string::npos) << refused.error.to_string();
+  EXPECT_NE(refused.error.message.find("canvas flags 15 set unknown bits"), std::string::npos) << refused.error.to_string();
 }
 
 TEST(Physics, VerticalSourceIsWrittenAsPhysVersion2) {

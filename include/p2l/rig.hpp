@@ -33,6 +33,10 @@ struct Canvas {
   // rotation's angle and scale, draw orders), as the Core does for moc3 version 5 (Cubism 5.0
   // blend shapes); without it they add positions only and clamp nothing (version 4).
   bool blend_clamp = false;
+  // Cubism's rules: the meshes' colours are keyform data (moc3 version 4 and later), so the
+  // Core's colour buffers hold 0 until a mesh is first evaluated; without it they hold the
+  // meshes' constant colours from the start (what a host reads of a mesh hidden since then).
+  bool keyform_colors = false;
   bool operator==(const Canvas&) const = default;
 };
 

@@ -13,8 +13,10 @@ csmVector4 rgba(const Rgb& c) { return {c[0], c[1], c[2], 1.0f}; }
 
 enum class Flags { Created, Renewed, VisibleOnly };
 
-// Evaluates and fills every array; [how] says what becomes of the flags.
-void evaluate(ModelState& m, Flags how);
+// One update of the Core: the host's part opacities in, one evaluation, the parameters clamped.
+void evaluate(ModelState& m);
+// Fills every array from the instance's last evaluation; [how] says what becomes of the flags.
+void read_back(ModelState& m, Flags how);
 
 }  // namespace
 
@@ -37,13 +39,15 @@ ModelState::ModelState(std::shared_ptr<const MocData> data) : moc(std::move(data
   // offscreen's part under two groups: more places than drawables and offscreens).
   const auto& places = moc->model->plan().cubism_plan.group_places;
   offscreens_before.assign(no > 0 ? std::max<std::size_t>(nd + no, places.empty() ? 0 : places[0]) : 0, 0);
-  // The Core evaluates a model as it makes it, and reports every change then.
-  evaluate(*this, Flags::Created);
+  // The Core evaluates a model as it makes it, and reports every change then. The instance has
+  // made that evaluation already (at the defaults and the parts' starting opacities): a second
+  // would move hidden meshes' buffers again (glue, blend shapes), which the Core's do not.
+  read_back(*this, Flags::Created);
 }
 
 namespace {
 
-void evaluate(ModelState& m, Flags how) {
+void evaluate(ModelState& m) {
   const MocData& d = *m.moc;
   Instance& in = m.instance;
   // Part opacities: the host's, clamped into [0, 1] and written back as the Core does.
@@ -59,7 +63,11 @@ void evaluate(ModelState& m, Flags how) {
   const std::span<float> values = in.parameters();
   for (std::size_t i = 0; i < values.size(); ++i)
     if (!d.parameter_repeats[i]) values[i] = std::clamp(values[i], d.parameter_min[i], d.parameter_max[i]);
+}
 
+void read_back(ModelState& m, Flags how) {
+  const MocData& d = *m.moc;
+  const Instance& in = m.instance;
   const std::size_t nd = d.drawable_count(), no = d.offscreen_count();
   const std::span<const std::int32_t> places = in.cubism_render_orders();
   for (std::uint32_t i = 0; i < nd; ++i) {
@@ -116,7 +124,8 @@ void evaluate(ModelState& m, Flags how) {
 }  // namespace
 
 void update(ModelState& m) {
-  evaluate(m, m.reset_pending ? Flags::Renewed : Flags::VisibleOnly);
+  evaluate(m);
+  read_back(m, m.reset_pending ? Flags::Renewed : Flags::VisibleOnly);
   m.reset_pending = false;
 }
 

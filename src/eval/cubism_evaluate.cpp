@@ -307,6 +307,46 @@ void evaluate_deformers(const Rig& rig, const ModelPlan& plan, const CubismWeigh
   }
 }
 
+// A mesh's blend shapes, added into its buffers (positions, opacity, its own colours, draw
+// order), then Cubism 5.0's clamps. The Core runs this stage on every mesh, shown or hidden: a
+// hidden mesh's buffers hold what its last update left, and its shapes add to that again at
+// every update it stays hidden (measured, Core 6.0.1: v5-glue-stale in tests/cubism/fixtures).
+void add_mesh_shapes(const Rig& rig, const Mesh& m, const CubismWeigher& weigh, float* out, std::size_t n, float& opacity,
+                     Rgb& multiply, Rgb& screen, float& order) {
+  for_each_cubism_mix(m.shapes, weigh.values, [&](const ShapeMix<MeshShape>& mix) {
+    mix.add_to(out, n, [](const MeshShape& x) -> const Array<float>& { return x.deltas; });
+    mix.add_colors(opacity, multiply, screen);
+    order += mix.of([](const MeshShape& x) { return x.draw_order; });
+  });
+  if (rig.canvas.blend_clamp) {
+    clamp_blended(opacity, multiply, screen);
+    order = clamp(order, 0.0f, kMaxOrder);
+  }
+}
+
+// The Core's buffers of a mesh that is hidden this update: nothing is interpolated or deformed,
+// but the blend-shape stage still runs. Vertices, opacity and draw order are buffers it changes
+// in place: they hold what the last update left (the vertices y up, as the last output turned
+// them) and the shapes add to that again at every update the mesh stays hidden. The colours a
+// host reads are the mesh's own (its keyforms' when it was last evaluated, not composed with
+// the deformers') plus this update's shapes (measured, Core 6.0.1: v5-glue-stale and
+// v6-offscreens in tests/cubism/fixtures).
+void keep_hidden_mesh(const Rig& rig, const Mesh& m, const MeshPlan& mp, std::size_t mi, const CubismWeigher& weigh,
+                      InstanceState& s) {
+  CubismState& c = s.cubism;
+  Rgb multiply = c.mesh_multiply[mi], screen = c.mesh_screen[mi];
+  if (!m.shapes.empty()) {
+    float order = static_cast<float>(c.draw_orders[mi]);
+    add_mesh_shapes(rig, m, weigh, c.vertices.data() + mp.vertex_offset, std::size_t{mp.vertex_count} * 2,
+                    c.mesh_opacity[mi], multiply, screen, order);
+    c.draw_orders[mi] = cubism_draw_order(order);
+  }
+  s.opacity[mi] = c.mesh_opacity[mi];
+  s.draw_order[mi] = static_cast<float>(c.draw_orders[mi]);
+  s.multiply[mi] = multiply;
+  s.screen[mi] = screen;
+}
+
 void evaluate_meshes(const Rig& rig, const ModelPlan& plan, const CubismWeigher& weigh, InstanceState& s) {
   CubismState& c = s.cubism;
   for (std::size_t mi = 0; mi < rig.meshes.size(); ++mi) {
@@ -325,7 +365,10 @@ void evaluate_meshes(const Rig& rig, const ModelPlan& plan, const CubismWeigher&
                     (m.parent < 0 || c.deformer_on[static_cast<std::size_t>(m.parent)]);
     c.mesh_on[mi] = on;
     s.mesh_dirty[mi] = on;
-    if (!on) continue;  // the Core leaves its buffers as the last update wrote them
+    if (!on) {
+      keep_hidden_mesh(rig, m, mp, mi, weigh, s);
+      continue;
+    }
     float* out = c.vertices.data() + mp.vertex_offset;
     const std::size_t n = std::size_t{mp.vertex_count} * 2;
     const float* start = m.geometry ? m.geometry->positions.data() : nullptr;
@@ -333,17 +376,13 @@ void evaluate_meshes(const Rig& rig, const ModelPlan& plan, const CubismWeigher&
       blend_cells(grid, m.keyforms->forms, start, out, n);
     else
       blend_rows(start, nullptr, nullptr, 0, out, n);
-    // The Core makes the keyed draw order its integer before blend shapes add to it
-    // (measured: v5-all in tests/cubism/fixtures).
-    if (!m.shapes.empty()) order = static_cast<float>(cubism_draw_order(order));
-    for_each_cubism_mix(m.shapes, weigh.values, [&](const ShapeMix<MeshShape>& mix) {
-      mix.add_to(out, n, [](const MeshShape& x) -> const Array<float>& { return x.deltas; });
-      mix.add_colors(opacity, multiply, screen);
-      order += mix.of([](const MeshShape& x) { return x.draw_order; });
-    });
-    if (rig.canvas.blend_clamp && !m.shapes.empty()) {
-      clamp_blended(opacity, multiply, screen);
-      order = clamp(order, 0.0f, kMaxOrder);
+    c.mesh_multiply[mi] = multiply;
+    c.mesh_screen[mi] = screen;
+    if (!m.shapes.empty()) {
+      // The Core makes the keyed draw order its integer before blend shapes add to it
+      // (measured: v5-all in tests/cubism/fixtures).
+      order = static_cast<float>(cubism_draw_order(order));
+      add_mesh_shapes(rig, m, weigh, out, n, opacity, multiply, screen, order);
     }
     if (m.parent >= 0) {
       const std::size_t p = static_cast<std::size_t>(m.parent);
@@ -363,6 +402,7 @@ void evaluate_meshes(const Rig& rig, const ModelPlan& plan, const CubismWeigher&
       opacity = opacity * c.part_opacity[static_cast<std::size_t>(mp.part)];
     const std::int32_t draw = cubism_draw_order(order);
     c.draw_orders[mi] = draw;
+    c.mesh_opacity[mi] = opacity;  // the Core multiplies its opacity buffer in place
     s.opacity[mi] = opacity;
     s.draw_order[mi] = static_cast<float>(draw);
     s.multiply[mi] = multiply;
@@ -372,11 +412,12 @@ void evaluate_meshes(const Rig& rig, const ModelPlan& plan, const CubismWeigher&
 
 // Glue moves vertex pairs after every deformation. Its intensity is looked up as every other
 // property is (the Core has one lookup; a glue lookup without snapping, measured before, was
-// the epsilon rounded the wrong way showing through); a glue outside its keys keeps the
-// intensity it last had inside them.
-// A glue whose mesh is hidden pulls toward (and moves) that mesh's last vertices; the Core's
-// buffers then hold something else again, which p2lrt does not reproduce
-// (tests/cubism/fixtures/KNOWN.txt, v5-glue-stale; the importer reports such glue).
+// the epsilon rounded the wrong way showing through). Outside its keys the glue keeps the
+// intensity it last had inside them, and its blend shapes still add to that (not cumulatively:
+// measured, Core 6.0.1, on the v5-all model of synth_model's seed 1).
+// A glue whose mesh is hidden pulls toward, and moves, what that mesh's buffer holds: its
+// last output, y up (write_output), moved by every glue and blend shape since (measured, Core
+// 6.0.1: v5-glue-stale in tests/cubism/fixtures).
 void apply_glue(const Rig& rig, const ModelPlan& plan, const CubismWeigher& weigh, InstanceState& s) {
   CubismState& c = s.cubism;
   for (std::size_t gi = 0; gi < rig.glues.size(); ++gi) {
@@ -384,14 +425,12 @@ void apply_glue(const Rig& rig, const ModelPlan& plan, const CubismWeigher& weig
     Properties props(weigh, {});
     float intensity = props.scalar(plan.glues[gi].channels, ChannelType::GlueIntensity, g.intensity, false);
     props.visit(plan.glues[gi].channels);
-    if (!props.outside()) {
-      for_each_cubism_mix(g.shapes, weigh.values, [&](const ShapeMix<GlueShape>& mix) {
-        intensity += mix.of([](const GlueShape& x) { return x.intensity; });
-      });
-      if (rig.canvas.blend_clamp && !g.shapes.empty()) intensity = clamp01(intensity);
-      c.glue_intensity[gi] = intensity;
-    }
-    intensity = c.glue_intensity[gi];
+    if (props.outside()) intensity = c.glue_intensity[gi];
+    else c.glue_intensity[gi] = intensity;
+    for_each_cubism_mix(g.shapes, weigh.values, [&](const ShapeMix<GlueShape>& mix) {
+      intensity += mix.of([](const GlueShape& x) { return x.intensity; });
+    });
+    if (rig.canvas.blend_clamp && !g.shapes.empty()) intensity = clamp01(intensity);
     if (g.mesh_a == g.mesh_b) continue;
     float* a = c.vertices.data() + plan.meshes[g.mesh_a].vertex_offset;
     float* b = c.vertices.data() + plan.meshes[g.mesh_b].vertex_offset;
@@ -404,7 +443,10 @@ void apply_glue(const Rig& rig, const ModelPlan& plan, const CubismWeigher& weig
   }
 }
 
-// The Core's output (model units, y up) and p2lrt's (canvas pixels, y down).
+// The Core's output (model units, y up) and p2lrt's (canvas pixels, y down). The Core turns
+// y up in the mesh's own buffer, so a mesh hidden later keeps its vertices y up there, and glue
+// and blend shapes act on them as they are (measured on game exports of moc3 version 2, Core
+// 6.0.1: docs/IMPORT.md, "Glue on hidden meshes").
 void write_output(const Rig& rig, const ModelPlan& plan, InstanceState& s) {
   CubismState& c = s.cubism;
   const float ox = rig.canvas.origin_x, oy = rig.canvas.origin_y, ppu = rig.canvas.pixels_per_unit;
@@ -412,14 +454,12 @@ void write_output(const Rig& rig, const ModelPlan& plan, InstanceState& s) {
   for (std::size_t mi = 0; mi < rig.meshes.size(); ++mi) {
     if (!c.mesh_on[mi]) continue;
     const MeshPlan& mp = plan.meshes[mi];
-    // Three distinct buffers (restrict lets the compiler vectorise the loop).
-    const float* __restrict in = c.vertices.data() + mp.vertex_offset;
-    float* __restrict model = c.model_vertices.data() + mp.vertex_offset;
+    // Two distinct buffers (restrict lets the compiler vectorise the loop).
+    float* __restrict model = c.vertices.data() + mp.vertex_offset;
     float* __restrict pixels = s.vertices.data() + mp.vertex_offset;
     const std::size_t n = std::size_t{mp.vertex_count} * 2;
     for (std::size_t j = 0; j + 1 < n; j += 2) {
-      const float x = in[j], y = up * in[j + 1];
-      model[j] = x;
+      const float x = model[j], y = up * model[j + 1];
       model[j + 1] = y;
       pixels[j] = ox + x * ppu;
       pixels[j + 1] = oy - y * ppu;
@@ -564,8 +604,19 @@ void init_cubism_state(const Rig& rig, const ModelPlan& p, InstanceState& s) {
   sized(c.deformer_screen, deformers);
   sized(c.part_input, parts);
   sized(c.part_opacity, parts);
+  // The Core's buffers before its first update hold zero, but for the colours of a file whose
+  // meshes have no keyform colours (moc3 before version 4), which are the constants from the
+  // start (measured, Core 6.0.1: white and black on version 2 exports with meshes hidden from
+  // the start, zero on v5-outside in tests/cubism/fixtures).
   sized(c.vertices, p.vertex_floats);
-  sized(c.model_vertices, p.vertex_floats);
+  sized(c.mesh_opacity, meshes);
+  sized(c.mesh_multiply, meshes);
+  sized(c.mesh_screen, meshes);
+  if (!rig.canvas.keyform_colors)
+    for (std::size_t mi = 0; mi < meshes; ++mi) {
+      c.mesh_multiply[mi] = rig.meshes[mi].multiply;
+      c.mesh_screen[mi] = rig.meshes[mi].screen;
+    }
   sized(c.glue_intensity, rig.glues.size());
   sized(c.render_orders, meshes + p.cubism_plan.offscreen_parts.size());
   sized(c.draw_orders, meshes);

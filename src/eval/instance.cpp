@@ -193,7 +193,7 @@ std::span<const std::int32_t> Instance::cubism_render_orders() const { return st
 std::span<const float> Instance::model_vertices(std::uint32_t mesh) const {
   if (!model_->plan().cubism) return {};
   const auto& mp = model_->plan().meshes[mesh];
-  return {state_->cubism.model_vertices.data() + mp.vertex_offset, std::size_t{mp.vertex_count} * 2};
+  return {state_->cubism.vertices.data() + mp.vertex_offset, std::size_t{mp.vertex_count} * 2};
 }
 float Instance::opacity(std::uint32_t mesh) const { return state_->opacity[mesh]; }
 float Instance::draw_order(std::uint32_t mesh) const { return state_->draw_order[mesh]; }

@@ -41,9 +41,9 @@ struct Frame {
 namespace p2l::eval {
 
 // Evaluation under Cubism's rules: what it keeps per instance. The Core evaluates in place,
-// so some of its results depend on what an earlier update left (glue against a hidden mesh's
-// last vertices, a glue's last intensity inside its keys, a rotation probe's last direction):
-// those live here and are reproduced.
+// so some of its results depend on what an earlier update left (a hidden mesh's buffers, which
+// glue and blend shapes keep moving; a glue's last intensity inside its keys; a rotation
+// probe's last direction): those live here and are reproduced (docs/RUNTIME.md, "Hidden objects").
 struct CubismState {
   std::vector<CubismFrame> frames;
   std::vector<std::uint8_t> deformer_on, part_on, mesh_on;
@@ -51,8 +51,10 @@ struct CubismState {
   std::vector<Rgb> deformer_multiply, deformer_screen;
   std::vector<float> part_input;    // the part opacities the evaluation starts from (host, animation)
   std::vector<float> part_opacity;  // their products down the part tree
-  std::vector<float> vertices;      // moc space (model units, y down); a hidden mesh keeps its last
-  std::vector<float> model_vertices;  // the Core's output: model units, y up
+  // The Core's per-mesh buffers, which a hidden mesh keeps (cubism_evaluate.cpp, keep_hidden_mesh):
+  std::vector<float> vertices;      // moc space (y down) while evaluated, then the output (y up)
+  std::vector<float> mesh_opacity;  // keyform x deformer x part, plus blend shapes while hidden
+  std::vector<Rgb> mesh_multiply, mesh_screen;  // its keyforms' colours (before shapes and deformers)
   std::vector<float> glue_intensity;  // the last inside its keys (0 before)
   // As csmGetRenderOrders: per mesh, then per offscreen (CubismPlan::offscreen_parts).
   std::vector<std::int32_t> render_orders;

@@ -254,11 +254,14 @@ void RecordReader::canvas(Canvas& c) {
   if (version_ >= 2) {
     const std::size_t at = r_.pos();
     const std::uint8_t flags = r_.u8("canvas flags");
-    if (r_.ok() && (flags & ~3u))
+    if (r_.ok() && (flags & ~7u))
       r_.fail_at(at, ErrorCode::BadRecord,
-                 message("canvas flags {} set unknown bits (expected bit 0 y up, bit 1 blend-shape clamps)", flags));
+                 message("canvas flags {} set unknown bits (expected bit 0 y up, bit 1 blend-shape clamps, bit 2 keyform "
+                         "colours)",
+                         flags));
     c.y_up = flags & 1;
     c.blend_clamp = flags & 2;
+    c.keyform_colors = flags & 4;
   }
 }
 

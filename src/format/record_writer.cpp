@@ -126,7 +126,7 @@ void RecordWriter::canvas(const Canvas& c) {
   w_.f32(c.origin_x);
   w_.f32(c.origin_y);
   w_.f32(c.pixels_per_unit);
-  if (cubism_) w_.u8(static_cast<std::uint8_t>((c.y_up ? 1 : 0) | (c.blend_clamp ? 2 : 0)));
+  if (cubism_) w_.u8(static_cast<std::uint8_t>((c.y_up ? 1 : 0) | (c.blend_clamp ? 2 : 0) | (c.keyform_colors ? 4 : 0)));
 }
 
 void RecordWriter::parameters(const std::vector<Parameter>& list) {

@@ -131,7 +131,13 @@ class Validator {
     std::uint64_t size = 1;
     for (const Axis& a : axes) {
       ref(a.parameter, parameters_, "parameter", where + " keyform axis");
-      ascending(a.keys, false, where + " keyform axis");
+      // Cubism's lookup scans the keys in order, and the Core loads keys that repeat or go
+      // down (docs/FORMAT.md section 8.13): only the format's own rules need them ascending.
+      if (rig_.rules == CoreRules::Cubism) {
+        if (a.keys.empty()) fail(where, ErrorCode::BadStructure, "{}: expected at least one key");
+      } else {
+        ascending(a.keys, false, where + " keyform axis");
+      }
       size *= a.keys.empty() ? 1 : a.keys.size();
       if (size > kMaxGridCells) {
         fail(where, ErrorCode::TooLarge, "{}: the keyform grid has more than 2^24 combinations");
@@ -308,9 +314,9 @@ class Validator {
              "version 2) cannot carry them");
       return;
     }
-    if (rig_.canvas.y_up || rig_.canvas.blend_clamp)
+    if (rig_.canvas.y_up || rig_.canvas.blend_clamp || rig_.canvas.keyform_colors)
       fail(ChunkId::CANV, kNoRecord, ErrorCode::BadStructure,
-           "a root pointing y up and clamping blend shapes need Cubism's rules (CANV version 2)");
+           "a root pointing y up, clamping blend shapes and keyform colours need Cubism's rules (CANV version 2)");
     for (std::size_t i = 0; i < rig_.parameters.size() && ok(); ++i)
       if (rig_.parameters[i].decimals != 3)
         fail(Where{ChunkId::PARM, i, "parameter", i, &rig_.parameters[i].id}, ErrorCode::BadStructure,

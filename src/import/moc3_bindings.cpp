@@ -1,6 +1,5 @@
 #include "import/moc3_bindings.hpp"
 
-#include <cmath>
 #include <limits>
 #include <string>
 
@@ -51,6 +50,7 @@ bool Bindings::read(const File& f, Bindings& out, Error& error) {
   }
 
   const std::uint32_t n = f.count(kKeyformBindings);
+  std::vector<std::uint8_t> noted(bindings, 0);  // parameter bindings already in unordered_
   out.first_.resize(n);
   out.count_.resize(n);
   out.keyforms_.resize(n);
@@ -83,10 +83,15 @@ bool Bindings::read(const File& f, Bindings& out, Error& error) {
                                std::to_string(key_count) + "; expected at least one within the " + std::to_string(keys) +
                                " keys");
       std::span<const float> axis_keys(out.keys_.data() + first_key, static_cast<std::size_t>(key_count));
-      for (std::size_t k = 0; k < axis_keys.size(); ++k)
-        if (!std::isfinite(axis_keys[k]) || (k > 0 && !(axis_keys[k] > axis_keys[k - 1])))
-          return fail(error, "parameter binding " + std::to_string(q) + ": key " + std::to_string(k) +
-                                 " is not finite or not above the one before");
+      // Keys are finite (File::open checks every float array). The Core loads keys that repeat
+      // or go down (game exports have them) and looks them up in file order: kept, and noted
+      // once a parameter binding.
+      for (std::size_t k = 1; k < axis_keys.size(); ++k) {
+        if (!(axis_keys[k] > axis_keys[k - 1]) && !noted[static_cast<std::uint32_t>(q)]) {
+          noted[static_cast<std::uint32_t>(q)] = 1;
+          out.unordered_.push_back({static_cast<std::uint32_t>(q), parameter, static_cast<std::uint32_t>(k)});
+        }
+      }
       for (std::uint32_t a = out.first_[b]; a < out.axes_.size(); ++a)
         if (out.axes_[a].parameter == parameter)
           return fail(error, who + " keys parameter " + std::to_string(parameter) + " twice");

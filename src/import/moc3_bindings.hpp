@@ -18,7 +18,12 @@ namespace p2l::moc3 {
 
 struct BindingAxis {
   std::uint32_t parameter = 0;
-  std::span<const float> keys;  // ascending, not empty; into Bindings' key store
+  std::span<const float> keys;  // finite, not empty (ascending but where unordered() says); into Bindings' key store
+};
+
+// A parameter binding whose keys do not ascend: key [key] is not above the one before.
+struct UnorderedKeys {
+  std::uint32_t binding = 0, parameter = 0, key = 0;
 };
 
 class Bindings {
@@ -31,9 +36,13 @@ class Bindings {
   Bindings& operator=(const Bindings&) = delete;
 
   // Resolves every keyform binding of [file]; refuses a range outside its array, a
-  // parameter binding no parameter (or two) owns, keys that are not finite and ascending,
-  // a parameter twice in one binding, and key products past 2^24 keyforms.
+  // parameter binding no parameter (or two) owns, a parameter twice in one binding, and key products past 2^24 keyforms. Keys that repeat or go down
+  // are kept as they are (the Core loads them) and listed by unordered().
   static bool read(const File& file, Bindings& out, Error& error);
+
+  // The parameter bindings used by some object whose keys do not ascend, in binding order of
+  // first use.
+  std::span<const UnorderedKeys> unordered() const { return unordered_; }
 
   std::size_t size() const { return first_.size(); }
   std::span<const BindingAxis> axes(std::uint32_t binding) const {
@@ -46,6 +55,7 @@ class Bindings {
   std::vector<float> keys_;
   std::vector<BindingAxis> axes_;
   std::vector<std::uint32_t> first_, count_, keyforms_;
+  std::vector<UnorderedKeys> unordered_;
 };
 
 }  // namespace p2l::moc3

@@ -8,7 +8,6 @@
 #include <bit>
 #include <cmath>
 
-#include "base/cubism_math.hpp"
 #include "import/moc3_context.hpp"
 
 namespace p2l::moc3 {
@@ -23,7 +22,8 @@ class CubismBuilder {
   void build() {
     const auto& c = f_.canvas();
     rig_.rules = CoreRules::Cubism;
-    rig_.canvas = {c.width, c.height, c.origin_x, c.origin_y, c.pixels_per_unit, (c.flags & 1) != 0, f_.version() >= 5};
+    rig_.canvas = {c.width, c.height, c.origin_x, c.origin_y, c.pixels_per_unit, (c.flags & 1) != 0, f_.version() >= 5,
+                   f_.version() >= 4};
     parameters();
     deformers();
     parts();
@@ -32,7 +32,7 @@ class CubismBuilder {
     build_draw_tree(o_, true, rig_, report_);
     offscreens();
     for (const auto& note : o_.notes) report_.dropped.push_back(note);
-    report_stale_glue();
+    report_unordered_keys();
   }
 
  private:
@@ -332,57 +332,13 @@ class CubismBuilder {
     }
   }
 
-  // Where a glue's mesh can be hidden, the Core glues against what its buffers hold from
-  // earlier updates, which p2lrt follows only as far as tests/cubism/fixtures/KNOWN.txt says.
-  void report_stale_glue() {
-    for (const auto& g : rig_.glues) {
-      if (g.mesh_a == g.mesh_b) continue;  // glues nothing
-      for (std::uint32_t mesh : {g.mesh_a, g.mesh_b}) {
-        const std::string why = hidden_when(mesh);
-        if (!why.empty())
-          report_.dropped.push_back("glue " + g.id + " joins art mesh " + rig_.meshes[mesh].id + ", which the Core hides " + why +
-                                    ": there the Core glues against what its buffers keep from earlier updates, which p2lrt "
-                                    "approximates by the mesh's last vertices");
-      }
-    }
-  }
-  // Why the Core can hide art mesh [mi] (not computing its vertices), or empty: it or an
-  // object above it is disabled, or keyed on a narrower range than its parameter's.
-  std::string hidden_when(std::uint32_t mi) const {
-    const p2l::Mesh& m = rig_.meshes[mi];
-    if (!m.visible) return "always (it is disabled)";
-    std::string why = narrower(m.keyforms ? &m.keyforms->axes : nullptr, m.channels);
-    for (std::int32_t d = m.parent; why.empty() && d >= 0; d = rig_.deformers[static_cast<std::size_t>(d)].parent) {
-      const p2l::Deformer& dd = rig_.deformers[static_cast<std::size_t>(d)];
-      if (!dd.enabled) return "always (deformer " + dd.id + " above it is disabled)";
-      const auto* axes = dd.kind == DeformerKind::Warp ? (dd.lattice ? &dd.lattice->axes : nullptr) : (dd.pivot ? &dd.pivot->axes : nullptr);
-      why = narrower(axes, dd.channels);
-    }
-    for (std::int32_t p = o_.meshes[mi].parent_part; why.empty() && p >= 0; p = o_.parts[static_cast<std::size_t>(p)].parent) {
-      const p2l::Part& pp = rig_.parts[static_cast<std::size_t>(p)];
-      if (!pp.enabled) return "always (part " + pp.id + " above it is disabled)";
-      why = narrower(nullptr, pp.channels);
-    }
-    return why;
-  }
-  // "where PARAM lies beyond KEY" when a grid's keys do not reach its parameter's range.
-  std::string narrower(const std::vector<Axis>* axes, const Channels& channels) const {
-    auto check = [&](const std::vector<Axis>& list) -> std::string {
-      for (const Axis& a : list) {
-        const std::span<const float> keys = a.keys.span();
-        if (keys.empty()) continue;
-        const p2l::Parameter& p = rig_.parameters[a.parameter];
-        const float e = cubism_math::epsilon(p.decimals);  // the Core's comparisons (span_cubism)
-        if (p.min < keys.front() - e || !(p.max < e + keys.back()))
-          return "where " + p.id + " lies outside its keys [" + std::to_string(keys.front()) + ", " +
-                 std::to_string(keys.back()) + "]";
-      }
-      return {};
-    };
-    std::string why = axes ? check(*axes) : std::string();
-    for (const Channel& c : channels)
-      if (why.empty()) why = check(c.grid.axes);
-    return why;
+  // Keys the Core loads though they repeat or go down: the lookup scans them in file order as
+  // the Core does (docs/IMPORT.md, "Game exports"), which a host may want to know.
+  void report_unordered_keys() {
+    for (const UnorderedKeys& u : b_.unordered())
+      report_.dropped.push_back("parameter binding " + std::to_string(u.binding) + " of " + rig_.parameters[u.parameter].id +
+                                ": key " + std::to_string(u.key) +
+                                " is not above the one before; kept in file order and looked up as the Core does");
   }
 
   const File& f_;

@@ -136,6 +136,14 @@ ImportResult import_moc3(std::span<const std::uint8_t> bytes, const Moc3ImportOp
     result.error = validate(result.rig);
     return result;
   }
+  if (!bindings.unordered().empty()) {
+    const moc3::UnorderedKeys& u = bindings.unordered().front();
+    result.error = Error{ErrorCode::BadStructure, "moc3", -1, false,
+                         "parameter binding " + std::to_string(u.binding) + ": key " + std::to_string(u.key) +
+                             " is not above the one before; the format's own rules need ascending keys (import under "
+                             "Cubism's rules, the default, to keep them as the Core does)"};
+    return result;
+  }
   Rig& rig = result.rig;
   Context in{f, bindings, o, blend, colors, rig, result.report, {}, {}, std::size_t{1} << 22};
   const auto& c = f.canvas();

@@ -55,6 +55,7 @@ void fields(V& v, S& s) {
   v("pixels_per_unit", s.pixels_per_unit);
   v("y_up", s.y_up);
   v("blend_clamp", s.blend_clamp);
+  v("keyform_colors", s.keyform_colors);
 }
 
 template <class V, Is<Parameter> S>

@@ -14,9 +14,9 @@
 //
 // --enabled-only: the values, draw and render orders and value change bits of drawables the
 // reference's Core has disabled (outside their keys, under a disabled part or deformer: after
-// the first pose, those without the vertex bit) are left out, in that pose and the next; the
-// Core keeps evaluating such drawables, p2lrt keeps their last values (docs/CUBISM_CORE.md).
-// The visible, visibility and vertex bits are still compared everywhere.
+// the first pose, those without the vertex bit) are left out, in that pose and the next, for
+// comparing Cores whose hidden buffers may follow other rules (p2lrt's equal Core 6.0.1's:
+// docs/CUBISM_CORE.md). The visible, visibility and vertex bits are still compared everywhere.
 // --change-bits-where-values-agree: an opacity or colour change bit is compared only where the
 // two dumps hold the same opacity (colours) in that pose and the one before, for a reference
 // Core that rounds some of them apart (Core 4.2.2 against 6.0.1: up to 3.6e-7).

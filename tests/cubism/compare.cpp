@@ -1,13 +1,17 @@
 // Compares p2lrt's evaluation of an imported Cubism model with what an official Cubism Core
 // computed for the same poses (tests/cubism/core_dump.js output): per pose and drawable the
 // vertices in model units, opacity, multiply and screen colours, draw order, render order,
-// visibility, and once the constant data (masks, blend modes and culling flags, textures);
+// visibility; for hidden drawables the Core's buffers as earlier updates left them (vertices,
+// opacity, colours, draw order); and once the constant data (masks, blend modes and culling
+// flags, textures);
 // for moc3 version 6 also per offscreen its opacity, colours and render place, and once its
 // owner, blend mode, masks and inverted-mask flag.
 //
 //   p2l_cubism_compare MODEL CORE_PREFIX [--name NAME] [--row] [--vertex-bound X]
 //                      [--opacity-bound X] [--color-bound X] [--rules original] [--quiet]
 //
+// The poses are evaluated in the order the Core's were, on one instance, or each on an instance
+// of its own where the dump says "fresh" (core_dump.js --fresh).
 // MODEL is a .model3.json (imported with its side files) or a .moc3. Prints the worst case
 // of each quantity with where it happened; with --row, also one Markdown table row. Exits 1
 // when a bound is exceeded or anything discrete differs. With --rules original the model is
@@ -172,10 +176,14 @@ int main(int argc, char** argv) {
   Worst vertex, opacity, color, offscreen_opacity, offscreen_color;
   std::size_t offscreens_shown = 0, places = 0;
   First first_vertex, first_opacity, first_offscreen;
-  std::size_t visibility = 0, draw_order = 0, render_order = 0, poses = 0, shown = 0, floats_total = 0, floats_exact = 0;
+  std::size_t visibility = 0, draw_order = 0, render_order = 0, poses = 0, shown = 0, hidden = 0, floats_total = 0, floats_exact = 0;
   const auto& core_poses = core["poses"];
+  // The Core's poses one after another on one model, as a host plays them, or (core_dump.js
+  // --fresh) each the first update of a model of its own.
+  const bool fresh = core.contains("fresh") && core["fresh"].get<bool>();
   for (std::size_t k = 0; k < core_poses.size(); ++k) {
     const auto& pose = core_poses[k];
+    if (fresh && k > 0) in = p2l::Instance(made.model);
     const float* at = floats.data() + k * per_pose;
     for (std::size_t i = 0; i < np; ++i) in.parameters()[i] = pose["values"][i].get<float>();
     if (pose.contains("partOpacities"))
@@ -218,6 +226,26 @@ int main(int argc, char** argv) {
           std::printf("  draw order differs: pose %zu, drawable %s: p2lrt %d (%.9g), the Core %d\n", k,
                       rig.meshes[m].id.c_str(), our_order, double(in.draw_order(m)), pose["drawOrder"][m].get<int>());
         theirs.push_back({pose["renderOrder"][m].get<int>(), m});
+      }
+      else if (!original) {
+        // A hidden drawable's arrays are the Core's buffers as earlier updates left them.
+        const auto units = in.model_vertices(m);
+        double error = 0;
+        for (std::size_t i = 0; i < units.size(); ++i) error = std::max(error, std::fabs(double(units[i]) - at[i]));
+        double colour_error = 0;
+        for (int c = 0; c < 3; ++c) {
+          colour_error = std::max(colour_error, std::fabs(double(in.multiply(m)[c]) - core_multiply[4 * m + c]));
+          colour_error = std::max(colour_error, std::fabs(double(in.screen(m)[c]) - core_screen[4 * m + c]));
+        }
+        const double opacity_error = std::fabs(double(in.opacity(m)) - core_opacity[m]);
+        const bool order_differs = static_cast<int>(in.draw_order(m)) != pose["drawOrder"][m].get<int>();
+        if (!(error <= vertex_bound) || !(opacity_error <= opacity_bound) || !(colour_error <= color_bound) || order_differs) {
+          if (hidden++ < 3)
+            std::printf("  hidden drawable differs: pose %zu, %s: vertices %.3g, opacity %.3g (p2lrt %.9g, the Core %.9g), "
+                        "colours %.3g, draw order p2lrt %d, the Core %d\n",
+                        k, rig.meshes[m].id.c_str(), error, opacity_error, double(in.opacity(m)), double(core_opacity[m]),
+                        colour_error, static_cast<int>(in.draw_order(m)), pose["drawOrder"][m].get<int>());
+        }
       }
       at += v.size();
       if (ours != visible && visibility++ < 3)
@@ -263,7 +291,7 @@ int main(int argc, char** argv) {
                        : std::string();
   };
   const bool ok = vertex.value <= vertex_bound && opacity.value <= opacity_bound && color.value <= color_bound &&
-                  visibility == 0 && draw_order == 0 && render_order == 0 && constants == 0 && poses > 0 &&
+                  visibility == 0 && draw_order == 0 && render_order == 0 && constants == 0 && hidden == 0 && poses > 0 &&
                   offscreen_opacity.value <= opacity_bound && offscreen_color.value <= color_bound && places == 0;
   std::printf("%s: %zu poses x %zu drawables against Cubism Core %s (moc3 version %d)\n", name.c_str(), poses, nd,
               core["core"].get<std::string>().c_str(), core["mocVersion"].get<int>());
@@ -271,8 +299,9 @@ int main(int argc, char** argv) {
               where(vertex).c_str(), vertex_bound, floats_total ? 100.0 * double(floats_exact) / double(floats_total) : 0.0);
   std::printf("  opacity  %.3g%s; bound %.3g\n", opacity.value, where(opacity).c_str(), opacity_bound);
   std::printf("  colours  %.3g%s; bound %.3g\n", color.value, where(color).c_str(), color_bound);
-  std::printf("  visibility %zu, draw order %zu (of %zu shown), render order %zu poses, constant data %zu\n", visibility,
-              draw_order, shown, render_order, constants);
+  std::printf("  visibility %zu, draw order %zu (of %zu shown), render order %zu poses, constant data %zu, hidden drawables' "
+              "arrays %zu\n",
+              visibility, draw_order, shown, render_order, constants, hidden);
   if (no > 0)
     std::printf("  offscreens %zu: opacity %.3g (offscreen %u, pose %zu), colours %.3g (%zu of them shown); render places "
                 "(drawables and offscreens) differ in %zu poses\n",
@@ -291,9 +320,9 @@ int main(int argc, char** argv) {
                 first_offscreen.ours[0], first_offscreen.core[0]);
   std::printf("  %s\n", ok ? "PASS" : "FAIL");
   if (row)
-    std::printf("| %s | %d | %zu | %.2g | %.4f%% | %.2g | %.2g | %zu | %zu | %zu | %zu | %s |\n", name.c_str(),
+    std::printf("| %s | %d | %zu | %.2g | %.4f%% | %.2g | %.2g | %zu | %zu | %zu | %zu | %zu | %s |\n", name.c_str(),
                 core["mocVersion"].get<int>(), poses, vertex.value,
                 floats_total ? 100.0 * double(floats_exact) / double(floats_total) : 0.0, opacity.value, color.value,
-                visibility, draw_order, render_order, constants, ok ? "pass" : "FAIL");
+                visibility, draw_order, render_order, constants, hidden, ok ? "pass" : "FAIL");
   return ok ? 0 : 1;
 }

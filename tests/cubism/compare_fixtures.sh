@@ -20,8 +20,8 @@ declare -A known
 while read -r name reason; do
   [[ -z $name || $name == \#* ]] || known[$name]=$reason
 done < "$here/fixtures/KNOWN.txt"
-echo "| dump | moc3 | poses | vertex | opacity | colour | visibility | draw order | render order | constant | result |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|"
+echo "| dump | moc3 | poses | vertex | bit-equal | opacity | colour | visibility | draw order | render order | constant | hidden | result |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 failed=0
 while read -r name _; do
   [[ -z $name || $name == \#* ]] && continue

@@ -3,7 +3,7 @@
 // in a cache outside the repository) over a fixed set of poses of a .moc3 and writes exactly
 // what it computes, float bits included, for p2lrt's fidelity tools to compare with.
 //
-//   node core_dump.js CORE_JS MODEL.moc3 OUT_PREFIX [--poses N] [--seed S] [--parts] [--constants]
+//   node core_dump.js CORE_JS MODEL.moc3 OUT_PREFIX [--poses N] [--seed S] [--parts] [--constants] [--fresh]
 //
 // Poses (deterministic for a seed): the defaults, all at minimum, all at maximum, all a
 // quarter-range below the minimum and above the maximum, every parameter on a key (one
@@ -11,6 +11,10 @@
 // N (default 200): uniform in [min - range/4, max + range/4], on random keys, in range,
 // and some parameters left at their defaults. With --parts, every third random pose also
 // sets random part opacities (0, 1 or uniform in between).
+//
+// Poses are evaluated one after another on one model, as a host does (the Core keeps state from
+// one update to the next: a hidden mesh's buffers, a glue's last intensity). With --fresh each
+// pose is the first update of a model of its own (the JSON then says "fresh": true).
 //
 // With --constants, OUT_PREFIX.const.bin: every drawable's UVs (float32), then every drawable's
 // triangle indices (uint16), as tests/csm/csm_dump.c writes them.
@@ -38,12 +42,13 @@ const vm = require('vm');
 
 const args = process.argv.slice(2);
 const positional = [];
-const options = { poses: 200, seed: 1, parts: false, constants: false };
+const options = { poses: 200, seed: 1, parts: false, constants: false, fresh: false };
 for (let i = 0; i < args.length; ++i) {
   if (args[i] === '--poses') options.poses = Number(args[++i]);
   else if (args[i] === '--seed') options.seed = Number(args[++i]);
   else if (args[i] === '--parts') options.parts = true;
   else if (args[i] === '--constants') options.constants = true;
+  else if (args[i] === '--fresh') options.fresh = true;
   else positional.push(args[i]);
 }
 const [coreJs, mocPath, outPrefix] = positional;
@@ -158,7 +163,13 @@ function poseValues(p, count, random) {
   const random = splitmix(options.seed + 1000003);
   const chunks = [];
   const initialPartOpacities = Array.from(parts.opacities);
+  if (options.fresh) out.fresh = true;
   values.forEach((set, k) => {
+    // --fresh: the same names over a model made for this pose (the first pose's is made already).
+    const m = options.fresh && k > 0 ? Core.Model.fromMoc(moc) : model;
+    const p = m.parameters, parts = m.parts, d = m.drawables;
+    const o = m.offscreens && m.offscreens.count > 0 ? m.offscreens : null;
+    const renderOrders = () => (typeof m.getRenderOrders === 'function' ? m.getRenderOrders() : d.renderOrders);
     for (let i = 0; i < p.count; ++i) p.values[i] = set[i];
     let partOpacities = null;
     if (options.parts) {
@@ -169,7 +180,7 @@ function poseValues(p, count, random) {
       }
       for (let i = 0; i < parts.count; ++i) parts.opacities[i] = partOpacities[i];
     }
-    model.update();
+    m.update();
     const orders = renderOrders();
     out.poses.push({ values: set, partOpacities: partOpacities && k > 5 && k % 3 === 0 ? partOpacities : undefined,
                      drawOrder: Array.from(d.drawOrders), renderOrder: Array.from(orders),
@@ -180,6 +191,7 @@ function poseValues(p, count, random) {
     if (o) floats.push(o.opacities, o.multiplyColors, o.screenColors);
     for (const f of floats) chunks.push(Buffer.from(new Float32Array(f).buffer));
     d.resetDynamicFlags();
+    if (m !== model) m.release();
   });
   if (options.constants) {
     const parts = [];

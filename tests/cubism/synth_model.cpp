@@ -40,7 +40,8 @@ constexpr FeatureName kFeatureNames[] = {
     {"big-angles", &Features::big_angles},     {"opacity-over-one", &Features::opacity_over_one},
     {"color-overshoot", &Features::color_overshoot}, {"constraint-extremes", &Features::constraint_extremes},
     {"decimals", &Features::decimals},         {"blend-everything", &Features::blend_everything},
-    {"eps-exact", &Features::eps_exact},
+    {"eps-exact", &Features::eps_exact}, {"unsorted-keys", &Features::unsorted_keys},
+    {"pixel-scale", &Features::pixel_scale},
     {"offscreens", &Features::offscreens},     {"offscreen-keyforms", &Features::offscreen_keyforms},
     {"offscreen-masks", &Features::offscreen_masks}, {"blend-modes", &Features::blend_modes},
     {"blend-sweep", &Features::blend_sweep},   {"offscreen-shapes", &Features::offscreen_shapes},
@@ -208,6 +209,7 @@ struct Model {
   std::map<int, std::vector<BlendShape>> offscreen_shapes;  // by offscreen index (version 6)
   int warps = 0, rotations = 0;
   std::vector<std::string> notes;  // what the special features built, for the dump
+  float pixels_per_unit = 1000;    // Features::pixel_scale: 1, the root in pixels
 };
 
 std::size_t keyform_count(const Model& m, const Binding& b) {
@@ -244,6 +246,7 @@ class Generator {
       make_blend_shapes();
     }
     if (version_ >= 6) make_blend_modes();
+    if (f_.pixel_scale) to_pixels();
     return std::move(m_);
   }
 
@@ -284,6 +287,7 @@ class Generator {
       }
       if (f_.decimals) decimal_places(p);
       if (f_.eps_exact) eps_exact(p);
+      if (f_.unsorted_keys) unsort_keys(p);
       m_.params.push_back(std::move(p));
     }
     normal_params_ = normal;
@@ -307,6 +311,63 @@ class Generator {
       // The blend-shape key lookup has no snapping distance: other decimal places must not matter.
       if (f_.decimals) p.decimals = kPlaces[rng_.below(static_cast<int>(std::size(kPlaces)))];
       m_.params.push_back(std::move(p));
+    }
+  }
+
+  // Features::pixel_scale: every root coordinate (root warps' points, root rotations' origins,
+  // root meshes' vertices and their blend-shape deltas) times a factor in the thousands and
+  // moved off the origin, root rotations' scales times it too (their children are in their
+  // own units), and one pixel a unit.
+  void to_pixels() {
+    const float k = rng_.range(1500.0f, 4000.0f), ox = rng_.range(500.0f, 2500.0f), oy = rng_.range(500.0f, 4000.0f);
+    auto place = [&](std::vector<float>& xy, bool delta) {
+      for (std::size_t i = 0; i + 1 < xy.size(); i += 2) {
+        xy[i] = xy[i] * k + (delta ? 0 : ox);
+        xy[i + 1] = xy[i + 1] * k + (delta ? 0 : oy);
+      }
+    };
+    for (Deformer& d : m_.deformers) {
+      if (d.parent >= 0) continue;
+      for (auto& p : d.points) place(p, false);
+      for (std::size_t j = 0; j < d.x.size(); ++j) {
+        d.x[j] = d.x[j] * k + ox;
+        d.y[j] = d.y[j] * k + oy;
+        d.scale[j] *= k;
+      }
+      auto& targets = d.warp ? m_.warp_shapes : m_.rotation_shapes;
+      const auto shapes = targets.find(d.row);  // (operator[] would make an empty blend-shape target)
+      if (shapes == targets.end()) continue;
+      for (BlendShape& b : shapes->second) {
+        for (auto& run : b.deltas) place(run, true);
+        for (float& v : b.x) v *= k;
+        for (float& v : b.y) v *= k;
+        for (float& v : b.scale) v *= k;
+      }
+    }
+    for (std::size_t i = 0; i < m_.meshes.size(); ++i) {
+      if (m_.meshes[i].parent >= 0) continue;
+      for (auto& p : m_.meshes[i].positions) place(p, false);
+      auto it = m_.mesh_shapes.find(static_cast<int>(i));
+      if (it != m_.mesh_shapes.end())
+        for (BlendShape& b : it->second)
+          for (auto& run : b.deltas) place(run, true);
+    }
+    m_.pixels_per_unit = 1;
+  }
+
+  // Features::unsorted_keys: a key list repeats one of its keys (right after it, or at the end),
+  // or two neighbours swap places, so that the list goes down once.
+  void unsort_keys(Param& p) {
+    for (KeySet& k : p.sets) {
+      if (!rng_.chance(0.6f)) continue;
+      const std::size_t n = k.keys.size(), i = static_cast<std::size_t>(rng_.below(static_cast<int>(n)));
+      switch (rng_.below(3)) {
+        case 0: k.keys.insert(k.keys.begin() + static_cast<std::ptrdiff_t>(i), k.keys[i]); break;
+        case 1: k.keys.push_back(k.keys[i]); break;
+        default:
+          if (n >= 2) std::swap(k.keys[std::min(i, n - 2)], k.keys[std::min(i, n - 2) + 1]);
+          else k.keys.push_back(k.keys[0] - 1);
+      }
     }
   }
 
@@ -1145,11 +1206,12 @@ class Serializer {
     w_.count(kKeys, keys_.size());
     w_.f32(77, keys_);
     Canvas canvas;
-    canvas.pixels_per_unit = 1000;
-    canvas.width = 1200;
-    canvas.height = 1000;
-    canvas.origin_x = 600;
-    canvas.origin_y = 500;
+    canvas.pixels_per_unit = m_.pixels_per_unit;
+    canvas.width = 1.2f * m_.pixels_per_unit;
+    canvas.height = m_.pixels_per_unit;
+    canvas.origin_x = 0.6f * m_.pixels_per_unit;
+    canvas.origin_y = 0.5f * m_.pixels_per_unit;
+    if (m_.pixels_per_unit == 1) canvas.width = canvas.height = 5000, canvas.origin_x = canvas.origin_y = 0;
     return w_.build(canvas, error);
   }
 
@@ -1947,6 +2009,8 @@ bool Features::set(std::string_view name) {
     const bool on = name == "all";
     for (const auto& f : kFeatureNames) this->*f.flag = on;
     eps_exact = false;  // see Features::eps_exact
+    unsorted_keys = false;  // see Features::unsorted_keys
+    pixel_scale = false;    // see Features::pixel_scale
     blend_sweep = false;  // see Features::blend_sweep
     return true;
   }

@@ -97,6 +97,10 @@ struct Features {
   bool blend_everything = false;  // version 5: blend shapes on every kind (warps under rotations,
                                   // rotations under warps, meshes, parts, glue), two or three on
                                   // one object, on keys [0, 1] (base 0) and [-1, 0, 1] (base 1)
+  bool pixel_scale = false;       // the root in pixels (pixels per unit 1, coordinates in the
+                                  // thousands), as some game exports are; not part of "all"
+  bool unsorted_keys = false;     // key lists that repeat a key or go down (not Editor-like, but
+                                  // found in game exports the Core loads; not part of "all")
   bool eps_exact = false;         // a key at 0 and the default exactly 10^-d beside it, so that
                                   // value - key is exactly +-epsilon (not in "all": it came
                                   // after the fixtures "all" made)
