@@ -85,8 +85,9 @@ typedef void (*P2lFree)(void *pointer, size_t size, size_t align, void *user);
 P2L_API bool p2l_set_allocator(P2lAllocate allocate, P2lFree free, void *user);
 
 /* Loading. p2l_rig_load reads [len] bytes of a .p2lrt file (format version 1 or 2) and returns a
- * rig at its default pose, already evaluated. The bytes are copied: the caller may free them as soon
- * as the call returns. On failure it returns NULL and, when [error] is not NULL and [error_capacity]
+ * rig at its default pose, already evaluated (a rig under Cubism's rules as the Core makes a model:
+ * with the parts' saved visibility; its part poses apply from the first update). The bytes are
+ * copied: the caller may free them as soon as the call returns. On failure it returns NULL and, when [error] is not NULL and [error_capacity]
  * is not 0, writes a NUL-terminated message into it, cut to fit. */
 P2L_API P2lRig *p2l_rig_load(const uint8_t *bytes, size_t len, char *error, size_t error_capacity);
 /* Load flag: verify the CRC of every chunk whose table entry carries one. */

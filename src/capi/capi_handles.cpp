@@ -101,6 +101,11 @@ P2lRig::P2lRig(std::shared_ptr<const p2l::capi::ModelData> shared)
     : data(std::move(shared)), instance(data->model), animator(data->model) {
   const std::uint32_t made = p2l::capi::rigs_made.fetch_add(1, std::memory_order_relaxed);
   if (made > 0) animator.behavior_seed((made * 0x9E3779B9u) ^ 0x2545F491u);
+  // Under Cubism's rules the instance's own first evaluation is the one the Core makes as it
+  // makes a model (the defaults, the parts' saved visibility), and a second would move hidden
+  // meshes' buffers again (docs/RUNTIME.md, "Hidden objects"): part poses then apply from the
+  // first update, as in Cubism's Framework.
+  if (rig().rules == p2l::CoreRules::Cubism) return;
   instance.reset_changes();
   animator.evaluate(instance);
 }

@@ -92,8 +92,9 @@ struct P2lModel {
 };
 
 struct P2lRig {
-  // A rig at the model's defaults, evaluated once with its part poses; every change bit is
-  // set, as after a first evaluation.
+  // A rig at the model's defaults, evaluated once with its part poses (under Cubism's rules
+  // with the parts' saved visibility, as the Core's model is made); every change bit is set,
+  // as after a first evaluation.
   explicit P2lRig(std::shared_ptr<const p2l::capi::ModelData> shared);
 
   std::shared_ptr<const p2l::capi::ModelData> data;
