@@ -334,11 +334,17 @@ class CubismBuilder {
 
   // Keys the Core loads though they repeat or go down: the lookup scans them in file order as
   // the Core does (docs/IMPORT.md, "Game exports"), which a host may want to know.
+  // A line each for the first few (a hostile file could list millions), then how many more.
   void report_unordered_keys() {
-    for (const UnorderedKeys& u : b_.unordered())
-      report_.dropped.push_back("parameter binding " + std::to_string(u.binding) + " of " + rig_.parameters[u.parameter].id +
-                                ": key " + std::to_string(u.key) +
+    constexpr std::size_t kNamed = 8;
+    const auto unordered = b_.unordered();
+    for (std::size_t i = 0; i < unordered.size() && i < kNamed; ++i)
+      report_.dropped.push_back("parameter binding " + std::to_string(unordered[i].binding) + " of " +
+                                rig_.parameters[unordered[i].parameter].id + ": key " + std::to_string(unordered[i].key) +
                                 " is not above the one before; kept in file order and looked up as the Core does");
+    if (unordered.size() > kNamed)
+      report_.dropped.push_back(std::to_string(unordered.size() - kNamed) +
+                                " more parameter bindings have keys that are not above the one before; kept likewise");
   }
 
   const File& f_;
