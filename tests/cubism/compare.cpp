@@ -253,7 +253,7 @@ int main(int argc, char** argv) {
                     k, rig.meshes[m].id.c_str(), visible ? "shows" : "hides", ours ? "shows" : "hides",
                     double(in.opacity(m)), double(core_opacity[m]));
     }
-    // Offscreens: opacity always (0 while hidden, as in the Core), colours while shown, and
+    // Offscreens: opacity (0 while hidden, as in the Core) and colours at every pose, and
     // every render place.
     const float* core_off = at + nd * 9 + np + nparts;  // [at] has passed the vertices
     for (std::size_t o = 0; o < no && o < offscreen_parts.size(); ++o) {
@@ -263,9 +263,7 @@ int main(int argc, char** argv) {
       offscreen_opacity.see(std::fabs(double(g.opacity) - core_off[o]), k, static_cast<std::uint32_t>(o));
       first_offscreen.see(!(std::fabs(double(g.opacity) - core_off[o]) <= opacity_bound), k, static_cast<std::uint32_t>(o), 0,
                           g.opacity, 0, core_off[o], 0);
-      // A hidden offscreen's colours are not drawn, and the Core's then follow rules of their own
-      // (they change while hidden, as hidden drawables' buffers do): compared while shown.
-      if (!in.state().cubism.part_on[part]) continue;
+      // Colours too while the offscreen is hidden: the Core's buffers as earlier updates left them.
       for (int c = 0; c < 3; ++c) {
         offscreen_color.see(std::fabs(double(g.multiply[c]) - core_off[no + 4 * o + c]), k, static_cast<std::uint32_t>(o));
         offscreen_color.see(std::fabs(double(g.screen[c]) - core_off[5 * no + 4 * o + c]), k, static_cast<std::uint32_t>(o));
