@@ -431,3 +431,26 @@ TEST(ShortestDecimal, IsTheDoubleOfTheShortestDecimal) {
   }
   EXPECT_EQ(p2l::shortest_decimal_double(3.1f), 3.1);  // not 3.0999999046325684
 }
+
+// Floats of up to four decimal places (motion times; every frame samples them) take a shortcut
+// without formatting; it gives the same double, on every such float of -200..200 and around
+// 2^24, where it stops.
+TEST(ShortestDecimal, FewPlacesGiveTheSameDoubleWithoutFormatting) {
+  const auto from_text = [](float f) {
+    char text[32];
+    const char* end = std::to_chars(text, text + sizeof text, f).ptr;
+    double d = 0;
+    std::from_chars(text, end, d);
+    return d;
+  };
+  std::vector<float> values = {16777215.0f, 16777216.0f, 16777218.0f, 8388607.5f, 1e7f, 123456.7f, -0.0f, 0.00005f};
+  for (int n = -2000000; n <= 2000000; ++n) values.push_back(static_cast<float>(n / 10000.0));
+  for (float f : values)
+    ASSERT_EQ(std::bit_cast<std::uint64_t>(p2l::shortest_decimal_double(f)), std::bit_cast<std::uint64_t>(from_text(f)))
+        << f;
+  double d = 0;
+  EXPECT_TRUE(p2l::few_places_decimal(4.3f, d));
+  EXPECT_EQ(d, 4.3);
+  EXPECT_FALSE(p2l::few_places_decimal(1.0f / 3.0f, d));
+  EXPECT_FALSE(p2l::few_places_decimal(16777216.0f, d));
+}

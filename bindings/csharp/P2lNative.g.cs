@@ -33,7 +33,7 @@ namespace P2lRuntime
 #endif
 
         /// <summary>How many functions p2l.h declares (and this class imports).</summary>
-        public const int FunctionCount = 136;
+        public const int FunctionCount = 138;
 
         public const int P2L_ABI_VERSION_MAJOR = 1;
         public const int P2L_ABI_VERSION_MINOR = 4;
@@ -368,6 +368,15 @@ namespace P2lRuntime
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         [return: MarshalAs(UnmanagedType.I1)]
         public static extern bool p2l_cubism_playback(P2lRig rig);
+
+        // P2L_API void p2l_set_keep_clip_values(P2lRig *rig, bool on);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern void p2l_set_keep_clip_values(P2lRig rig, [MarshalAs(UnmanagedType.I1)] bool on);
+
+        // P2L_API bool p2l_keep_clip_values(const P2lRig *rig);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        [return: MarshalAs(UnmanagedType.I1)]
+        public static extern bool p2l_keep_clip_values(P2lRig rig);
 
         // P2L_API uint32_t p2l_clip_playback(const P2lRig *rig, uint32_t index);
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]

@@ -10,8 +10,9 @@
 //                 character.vertices(mesh) ...
 //
 // update() runs clips -> expressions -> host overrides -> behaviors -> poses -> physics ->
-// deformation, always starting again from the instance's parameters() (the host's pose),
-// so additive layers never pile up there; Instance::current() gives the values used.
+// deformation, always starting again from the instance's parameters() (the host's pose;
+// parameters Cubism-playback clips wrote start from what those left), so additive layers
+// never pile up there; Instance::current() gives the values used.
 // docs/RUNTIME.md states every rule. Nothing here throws on purpose.
 #pragma once
 
@@ -53,6 +54,12 @@ struct AnimatorOptions {
   // them where the file says so (CEXT and POSE version 2 flags; docs/RUNTIME.md "Cubism
   // playback"). False: p2lrt's own rules for everything, whatever the file says.
   bool cubism_playback = true;
+  // What the parameters Cubism-playback clips wrote show once no clip plays or fades. True:
+  // the last values the clips left stay (for good, until a clip moves them), as Cubism's
+  // sample loop keeps them (it reloads the model's saved parameters at every frame). False:
+  // the host's pose shows again (p2lrt's rest state). Clips played by p2lrt's own rules
+  // always start from the host's pose.
+  bool keep_clip_values = true;
 };
 
 // An event (CEXT) the last update passed.
@@ -107,6 +114,9 @@ class Animator {
   // starts again from nothing. Allocates.
   void set_cubism_playback(bool on);
   bool cubism_playback() const { return options_.cubism_playback; }
+  // AnimatorOptions::keep_clip_values, from the next update on.
+  void set_keep_clip_values(bool on);
+  bool keep_clip_values() const { return options_.keep_clip_values; }
   // The events the last update passed, in order.
   std::size_t event_count() const;
   FiredClipEvent event(std::size_t index) const;

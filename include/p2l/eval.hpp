@@ -115,7 +115,9 @@ class Instance {
   // The pose the host sets, one raw value per parameter (not clamped).
   std::span<float> parameters();
   std::span<const float> parameters() const;
-  // The values the last evaluation started from, before clamping and wrapping.
+  // The values the last evaluation started from, before clamping and wrapping: as the
+  // layers stored them (an Animator's clips and expressions with Cubism playback store theirs
+  // in the range, as Cubism's model does; p2l_parameter_current in p2l.h states the rules).
   std::span<const float> current() const;
 
   // Evaluates at parameters(): deformation, opacity, colours, draw and render order,

@@ -139,7 +139,19 @@ P2L_API uint32_t p2l_parameter_snaps(const P2lRig *rig, uint32_t index, float *o
  * update starts from. Clips, expressions, behaviors and physics apply over a copy, so additive
  * layers never pile up here. */
 P2L_API float *p2l_parameter_values(P2lRig *rig);
-/* The p2l_parameter_count values the last evaluation used, after every layer; read-only. */
+/* The p2l_parameter_count values the last evaluation used, after every layer; read-only. The
+ * evaluation reads each of them clamped to its parameter's range (wrapped around it for a repeat
+ * parameter), and they are stored here as the last layer to write them left them:
+ * - clips and expressions played by Cubism's rules (p2l_set_cubism_playback, on by default, and a
+ *   file that marks them: every imported Cubism model) store what they write in the range,
+ *   clamped (wrapped for a repeat parameter), as Cubism's model stores every write, and pendulum
+ *   physics clamps its outputs: where one of them wrote last, the value is in the range, and after
+ *   an expression that pushes a parameter past its range it is the end of the range, the value
+ *   Cubism's getParameterValue gives;
+ * - the host's pose (p2l_parameter_values), host overrides, behaviors, and clips and expressions
+ *   played by p2lrt's own rules store their values raw: where one of them wrote last, the value
+ *   may lie outside the range.
+ * p2l_evaluate stores the host's pose as it is. */
 P2L_API const float *p2l_parameter_current(const P2lRig *rig);
 /* Sets one value of the host's pose; an index past the end is ignored. */
 P2L_API void p2l_set_parameter(P2lRig *rig, uint32_t index, float value);
@@ -258,12 +270,20 @@ P2L_API bool p2l_clip_finished(const P2lRig *rig);
  * (CEXT, EXPR, POSE version 2; the Cubism importer marks every imported motion) play as Cubism's
  * Web Framework plays them: a clip's first update samples time 0 at weight 0, it fades out over its
  * last fade-out seconds and is dropped when its time reaches its duration, the file's looping flag
- * is ignored, and it blends from what the clips left at the last update (docs/RUNTIME.md "Cubism
- * playback"). On by default; p2l_set_cubism_playback(rig, false) plays everything by p2lrt's own
+ * is ignored, and it blends from what the clips left at the last update, which stays after it ends
+ * (p2l_set_keep_clip_values; docs/RUNTIME.md "Cubism playback"). On by default; p2l_set_cubism_playback(rig, false) plays everything by p2lrt's own
  * rules instead, and like p2l_set_cubism_playback(rig, true) stops every clip, expression and pose
  * (it allocates). */
 P2L_API void p2l_set_cubism_playback(P2lRig *rig, bool on);
 P2L_API bool p2l_cubism_playback(const P2lRig *rig);
+/* What the parameters that clips played by Cubism's rules wrote show once no clip plays or fades
+ * (additions to ABI 1.4). On (the default): the last values those clips left stay until a clip
+ * moves them again, as in Cubism's sample loop, which reloads the model's saved parameters at every
+ * frame; the host's pose of those parameters is not read again (p2l_set_parameter_override moves
+ * them, and p2l_set_cubism_playback starts everything afresh). Off: from the next update on which
+ * no clip plays or fades, the host's pose shows again (p2lrt's rest state). */
+P2L_API void p2l_set_keep_clip_values(P2lRig *rig, bool on);
+P2L_API bool p2l_keep_clip_values(const P2lRig *rig);
 /* How this rig plays clip [index]: P2L_CLIP_CUBISM when by Cubism's rules, P2L_CLIP_UNRESTRICTED
  * when its Bezier segments are unrestricted (their control times count), P2L_CLIP_LOOPING when it
  * loops. 0 for no such clip. */

@@ -58,9 +58,15 @@ void Animator::set_cubism_playback(bool on) {
   const Rig& rig = model_->rig();
   options_.cubism_playback = on;
   clips_ = std::make_unique<anim::ClipLayers>(rig, on);
+  clips_->set_keep_values(options_.keep_clip_values);
   expressions_ = std::make_unique<anim::Expressions>(rig, on);
   poses_ = std::make_unique<anim::PosePlayer>(rig, on);
   clear_clip_effects();
+}
+
+void Animator::set_keep_clip_values(bool on) {
+  options_.keep_clip_values = on;
+  clips_->set_keep_values(on);
 }
 
 Animator::~Animator() = default;

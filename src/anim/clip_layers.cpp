@@ -8,6 +8,7 @@
 #include <cmath>
 #include <limits>
 
+#include "anim/cubism_store.hpp"
 #include "anim/curve.hpp"
 #include "base/sized.hpp"
 
@@ -23,15 +24,6 @@ constexpr std::size_t kFadingReserve = 8;
 constexpr double kMaxPasses = 1024;
 // Where a Cubism loop's new lap counts its events from: just before 0, so events at 0 fire.
 constexpr double kLapEpsilon = 1e-9;
-
-// A repeat parameter's value brought into [min, max] by whole ranges past the end it left,
-// as Cubism's model (Web Framework 5-r.4) does on every write; a zero range stays at the end.
-float wrap_into(float v, float min, float max) {
-  const float size = max - min;
-  if (v > max) return size > 0.0f ? min + std::fmod(v - max, size) : max;
-  if (v < min) return size > 0.0f ? max - std::fmod(min - v, size) : min;
-  return v;
-}
 
 // A clip's fade time: negative or NaN is the 1 s default.
 float fade_seconds(float f) { return f >= 0.0f ? f : 1.0f; }
@@ -232,9 +224,7 @@ void ClipLayers::blend(std::span<float> values, std::uint32_t parameter, float v
   float& slot = values[parameter];
   slot += (v - slot) * w;
   if (!cubism) return;
-  // Cubism's model keeps every value in range: clamped, or wrapped for a repeat parameter.
-  const Parameter& range = rig_->parameters[parameter];
-  slot = range.repeat ? wrap_into(slot, range.min, range.max) : std::clamp(slot, range.min, range.max);
+  slot = cubism_store(rig_->parameters[parameter], slot);
   carried_[parameter] = 1;
   any_carried_ = true;
 }
@@ -407,18 +397,22 @@ void ClipLayers::seek(std::uint32_t layer, float time) {
 
 void ClipLayers::update(float dt, double clock_dt, std::span<float> values, ClipEffects& effects) {
   const double step = std::isfinite(dt) && dt > 0.0f ? static_cast<double>(dt) : 0.0;
-  if (std::isfinite(clock_dt) && clock_dt > 0.0) clock_ += clock_dt;
   events_.clear();
   effects.model_opacity = 1.0f;
   effects.cubism_updated = false;
   std::fill(effects.part_values.begin(), effects.part_values.end(), std::numeric_limits<float>::quiet_NaN());
   std::fill(effects.part_cubism.begin(), effects.part_cubism.end(), std::uint8_t{0});
 
-  // The carried values stand in for the host's pose while any clip plays or fades; once
-  // nothing does, the host's pose shows again.
   const bool anything = std::any_of(layers_.begin(), layers_.end(),
                                     [](const Layer& l) { return l.has_current || !l.fading_out.empty(); });
-  if (any_carried_ && !anything) {
+  // Cubism's clock is its motion manager's, which the sample updates only while a motion is
+  // queued: it stands still while nothing plays, so that the next motion's times are the same
+  // sums of steps as Cubism's (a time reaching a duration or a point is decided the same way).
+  if (anything && std::isfinite(clock_dt) && clock_dt > 0.0) clock_ += clock_dt;
+  // The carried values stand in for the host's pose: for good, as the sample reloads them at
+  // every update whether a motion plays or not; or, when the host asked for its pose back
+  // (keep_values_ false), only while some clip plays or fades.
+  if (any_carried_ && !anything && !keep_values_) {
     std::fill(carried_.begin(), carried_.end(), std::uint8_t{0});
     any_carried_ = false;
   }

@@ -4,7 +4,7 @@
 // A clip whose record says "Cubism playback" follows the Framework's motion queue instead of
 // p2lrt's clip rules (docs/RUNTIME.md "Cubism playback"): it starts at time 0 with weight 0,
 // fades out over its last fade-out seconds and is dropped, blends from what the clips left at
-// the last update, and its Beziers may be unrestricted.
+// the last update (which stays once it is dropped), and its Beziers may be unrestricted.
 //
 // Everything is sized when the layers are made; update() allocates nothing, except that a
 // host switching clips faster than they fade out may grow the list of fading clips once.
@@ -69,6 +69,11 @@ class ClipLayers {
   bool set_looping(std::uint32_t clip, bool looping);
   bool cubism(std::uint32_t clip) const { return clip < plans_.size() && plans_[clip].cubism; }
   bool unrestricted(std::uint32_t clip) const { return clip < plans_.size() && plans_[clip].unrestricted; }
+  // What the parameters Cubism clips wrote show once no clip plays or fades: true (the
+  // default), the last values the clips left, as Cubism's sample loop keeps them; false, the
+  // host's pose again (from the next update on).
+  void set_keep_values(bool keep) { keep_values_ = keep; }
+  bool keep_values() const { return keep_values_; }
 
   // Advances every layer by [dt] seconds (negative or NaN: 0) and blends the clips into
   // [values] (one per parameter, raw), layer 0 first; fills [effects] (whose part lists the
@@ -152,10 +157,12 @@ class ClipLayers {
   double clock_ = 0;  // Cubism's user time: the sum of the steps, in double
   // Cubism blends each motion from what the motions left at the last update (its model keeps
   // the values; the sample saves and reloads them around the other effects). Per parameter a
-  // Cubism clip wrote: that value, used instead of the host's pose while anything plays.
+  // Cubism clip wrote: that value, used instead of the host's pose (for good, or while
+  // anything plays when keep_values_ is false).
   std::vector<float> carry_;
   std::vector<std::uint8_t> carried_;
   bool any_carried_ = false;
+  bool keep_values_ = true;
 };
 
 }  // namespace p2l::anim

@@ -80,13 +80,19 @@ double solve_parameter(double x0, double x1, double x2, double x3, double t) {
   return unit(std::cbrt(root - half_q) - std::cbrt(root + half_q) - shift);
 }
 
-// Whether the point at [point] (a float from the file) ends after [time]. Cubism's points are
-// the doubles of the decimal text (3.1, not 3.0999999): where the time rounds to the point's
-// float, the point is taken as the double of its shortest decimal (which reads back as the
-// same float), so a time a hair before 3.1 is before it, as in Cubism.
+// A point's time as the file states it. The rig holds the float nearest to the file's decimal
+// (4.3000002 for 4.3); Cubism holds the double of the decimal text (4.3). The float's shortest
+// decimal is that text (a motion3 time has far fewer than nine digits), so its double is
+// Cubism's time: it decides which segment a time falls in (a time a hair before 3.1 is before
+// it) and the fraction within the segment (at 4.3 s the segment ending at 4.3 is at its end).
+double file_time(float point) { return shortest_decimal_double(point); }
+
+// Whether the point at [point] ends after [time]. Only a time that rounds to the point's float
+// can lie between the float and the decimal: any other is on the same side of both, and the
+// decimal is not worked out.
 bool ends_after(float point, double time) {
   if (static_cast<float>(time) != point) return point > time;
-  return shortest_decimal_double(point) > time;
+  return file_time(point) > time;
 }
 
 }  // namespace
@@ -108,10 +114,12 @@ float ease_sine(float x) {
 
 float curve_value(float start_time, float start_value, std::span<const CurveSegment> segments, double time,
                   BezierRule rule) {
-  double t0 = start_time, v0 = start_value;
+  float start = start_time;
+  double v0 = start_value;
   for (const CurveSegment& seg : segments) {
-    const double t1 = seg.time, v1 = seg.value;
+    const double v1 = seg.value;
     if (ends_after(seg.time, time)) {
+      const double t0 = file_time(start), t1 = file_time(seg.time);
       // Cubism clamps the fraction below at 0 (a time before the segment's start) and not
       // above: a segment that runs backwards (its end before its start, as some files have)
       // is reached before its start and extrapolated past its end. A segment of zero length
@@ -122,7 +130,7 @@ float curve_value(float start_time, float start_value, std::span<const CurveSegm
         case SegmentKind::Bezier: {
           const double c1y = seg.control[1], c2y = seg.control[3];
           if (rule == BezierRule::Restricted) return static_cast<float>(bezier(v0, c1y, c2y, v1, s));
-          const double u = bezier_parameter(t0, seg.control[0], seg.control[2], t1, time);
+          const double u = bezier_parameter(t0, file_time(seg.control[0]), file_time(seg.control[2]), t1, time);
           return static_cast<float>(bezier(v0, c1y, c2y, v1, u));
         }
         case SegmentKind::Stepped: return static_cast<float>(v0);
@@ -130,7 +138,7 @@ float curve_value(float start_time, float start_value, std::span<const CurveSegm
       }
       return static_cast<float>(v0);  // an unknown kind (validate() rejects it): hold the segment's start
     }
-    t0 = t1;
+    start = seg.time;
     v0 = v1;
   }
   return static_cast<float>(v0);  // at or after the last point (or no segments: the start value)

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "anim/cubism_store.hpp"
 #include "base/sized.hpp"
 
 namespace p2l::anim {
@@ -17,9 +18,13 @@ double ease(double x) { return 0.5 - 0.5 * std::cos(std::numbers::pi * std::clam
 // The fade-in term of an entry [age] seconds old: 1 at once for a fade time <= 0 (or NaN).
 double fade_in_term(double age, float fade) { return fade > 0.0f ? ease(age / fade) : 1.0; }
 
+// touched_ bits: the parameter has accumulators this update; an expression with Cubism
+// playback wrote it.
+constexpr std::uint8_t kTouched = 1, kByCubism = 2;
+
 }  // namespace
 
-Expressions::Expressions(const Rig& rig, bool cubism_playback) {
+Expressions::Expressions(const Rig& rig, bool cubism_playback) : parameters_(rig.parameters) {
   const std::size_t parameter_count = rig.parameters.size();
   // Counted first, then filled in place (src/base/sized.hpp says why).
   std::size_t value_count = 0;
@@ -142,12 +147,12 @@ void Expressions::update(float dt, std::span<float> values) {
       const std::uint32_t p = v.parameter;
       if (p >= limit) continue;
       if (!touched_[p]) {
-        touched_[p] = 1;
         touched_list_.push_back(p);  // capacity: one per parameter
         add_[p] = 0.0;
         mul_[p] = 1.0;
         over_[p] = static_cast<double>(values[p]);
       }
+      touched_[p] |= kTouched | (info.cubism ? kByCubism : 0);
       const double x = static_cast<double>(v.value);
       switch (v.blend) {
         case ExpressionBlend::Add: add_[p] += w * x; break;
@@ -157,7 +162,10 @@ void Expressions::update(float dt, std::span<float> values) {
     }
   }
   for (const std::uint32_t p : touched_list_) {
-    values[p] = static_cast<float>((over_[p] + add_[p]) * mul_[p]);
+    const float v = static_cast<float>((over_[p] + add_[p]) * mul_[p]);
+    // Cubism's model stores an expression's result in the range (what a host reads after it,
+    // and what physics and the later stages start from); p2lrt's own rules leave it raw.
+    values[p] = (touched_[p] & kByCubism) ? cubism_store(parameters_[p], v) : v;
     touched_[p] = 0;
   }
   touched_list_.clear();

@@ -15,8 +15,9 @@ namespace p2l::anim {
 class Expressions {
  public:
   // [cubism_playback]: expressions the file marks for it (EXPR version 2) start and fade out
-  // as Cubism's Framework's do: the first update after play() weighs them at 0, and a fade-out
-  // starts at the end of the update after the call, with the entry's own fade-out time.
+  // as Cubism's Framework's do: the first update after play() weighs them at 0, a fade-out
+  // starts at the end of the update after the call, with the entry's own fade-out time, and
+  // what they write is stored in the parameter's range. [rig] outlives the player.
   explicit Expressions(const Rig& rig, bool cubism_playback = true);
 
   // Fades [index] in and every other one out; -1 (or an index past the end) fades all out.
@@ -30,7 +31,9 @@ class Expressions {
   // and writes up to out.size() of them.
   std::uint32_t playing(std::span<std::uint32_t> out) const;
 
-  // Advances by [dt] seconds (negative or NaN: 0) and applies to [values] (raw).
+  // Advances by [dt] seconds (negative or NaN: 0) and applies to [values] (raw). A parameter
+  // an expression with Cubism playback wrote is stored in its range, as Cubism's model
+  // stores it (clamped; wrapped for a repeat parameter); the others are left raw.
   void update(float dt, std::span<float> values);
 
  private:
@@ -62,6 +65,7 @@ class Expressions {
   void fade_out(Entry& e, Fade as, std::uint32_t by);
   void push(std::uint32_t index);
 
+  std::span<const Parameter> parameters_;  // the rig's, for their ranges
   std::vector<Info> infos_;
   std::vector<Value> values_;
   std::vector<Entry> entries_;  // start order

@@ -69,6 +69,14 @@ bool p2l_cubism_playback(const P2lRig* rig) {
   return guarded(rig, false, [](const P2lRig& r) { return r.animator.cubism_playback(); });
 }
 
+void p2l_set_keep_clip_values(P2lRig* rig, bool on) {
+  guarded_void(rig, [&](P2lRig& r) { r.animator.set_keep_clip_values(on); });
+}
+
+bool p2l_keep_clip_values(const P2lRig* rig) {
+  return guarded(rig, false, [](const P2lRig& r) { return r.animator.keep_clip_values(); });
+}
+
 uint32_t p2l_clip_playback(const P2lRig* rig, uint32_t index) {
   return guarded(rig, std::uint32_t{0}, [&](const P2lRig& r) -> std::uint32_t {
     if (index >= r.rig().clips.size()) return 0;

@@ -15,6 +15,9 @@
 #include "anim/expressions.hpp"
 #include "anim/frame_time.hpp"
 #include "anim/pose.hpp"
+#include "import/cubism/document.hpp"
+#include "import/cubism/side_files.hpp"
+#include "side_file_rig.hpp"
 
 namespace {
 
@@ -125,10 +128,77 @@ TEST(CubismPlayback, FadesOutBeforeItsEndAndIsDropped) {
   EXPECT_NEAR(v, 10.0f * 0.5f, 1e-3);
   for (int k = 46; k < 60; ++k) run.step();
   EXPECT_EQ(run.layers.state(0).clip, 0) << "still playing before its time reaches the duration";
-  run.step();  // update 61: time 1 s, the last one
+  const float left = run.step();  // update 61: time 1 s, the last one
   EXPECT_EQ(run.layers.state(0).clip, -1) << "dropped after the update its time reached the duration";
   EXPECT_TRUE(run.layers.state(0).finished);
-  // Nothing plays any more: the host's pose shows again.
+  // Nothing plays any more: what it left stays (KeepsWhatAFinishedMotionLeft).
+  EXPECT_EQ(run.step(), left);
+}
+
+// Two clips on parameter P: 0 "A", constant 10 for 0.5 s, and 1 "B", constant 20 for 1 s
+// with a 0.5 s fade-in; no other fades.
+Rig two_clip_rig() {
+  Rig rig = cubism_rig({curve(10, {})}, 0.5f, 0, 0);
+  rig.clips.push_back(rig.clips[0]);
+  rig.clips[1].duration = 1;
+  rig.clips[1].fade_in = 0.5f;
+  rig.clips[1].curves[0].start_value = 20;
+  ClipExtension x;
+  x.clip = 1;
+  x.cubism_playback = true;
+  rig.clip_extensions.push_back(x);
+  return rig;
+}
+
+TEST(CubismPlayback, KeepsWhatAFinishedMotionLeft) {
+  // Cubism's sample loads the saved parameters, updates the motions and saves them, at every
+  // frame: once A is dropped, nothing writes P and it keeps A's 10, and B then fades in from
+  // 10. Asked for the host's pose back, P returns to 0 and B fades in from 0.
+  const Rig rig = two_clip_rig();
+  for (const bool keep : {true, false}) {
+    Player run(rig);
+    EXPECT_TRUE(run.layers.keep_values()) << "the default is Cubism's";
+    run.layers.set_keep_values(keep);
+    run.layers.play_base(0);
+    for (int k = 0; k < 32; ++k) EXPECT_EQ(run.step(), 10.0f) << "update " << k + 1;
+    // Update 31 is at 0.49999999999999994 s in double sums, update 32 past 0.5 s.
+    ASSERT_EQ(run.layers.state(0).clip, -1) << "A is dropped after update 32";
+    const float rest = keep ? 10.0f : 0.0f;
+    for (int k = 0; k < 30; ++k) EXPECT_EQ(run.step(), rest) << (keep ? "kept" : "the host's pose");
+    run.layers.play_base(1);
+    EXPECT_EQ(run.step(), rest) << "B's first update weighs it at 0";
+    const float w = ease_sine(static_cast<float>((1.0 / 60) / 0.5));
+    EXPECT_NEAR(run.step(), rest + (20.0f - rest) * w, 1e-5);
+  }
+}
+
+TEST(CubismPlayback, ClockStandsStillWhileNothingPlays) {
+  // Cubism's clock is its motion manager's, which the sample updates only while a motion is
+  // queued. After A (32 updates) and 166 updates with nothing queued, B's update 301 is at
+  // 4.999999999999986 s on that clock, before a step at 5 s; a clock that ran on through the
+  // 166 updates would put it at 5.0, past the step. B: 1 until 5 s, then 0.
+  Rig rig = two_clip_rig();
+  rig.clips[1].duration = 10;
+  rig.clips[1].fade_in = 0;
+  rig.clips[1].curves[0] =
+      curve(1, {seg(SegmentKind::Stepped, 5, 1), seg(SegmentKind::InverseStepped, 6, 0)});
+  const auto time_of_update_301 = [](int before) {
+    double clock = 0, start = 0;
+    for (int k = 0; k < before + 301; ++k) {
+      clock += 1.0 / 60;
+      if (k == before) start = clock;
+    }
+    return clock - start;
+  };
+  ASSERT_LT(time_of_update_301(32), 5.0);
+  ASSERT_GE(time_of_update_301(32 + 166), 5.0);
+  Player run(rig);
+  run.layers.play_base(0);
+  for (int k = 0; k < 32 + 166; ++k) run.step();
+  ASSERT_EQ(run.layers.state(0).clip, -1);
+  run.layers.play_base(1);
+  for (int k = 0; k < 300; ++k) run.step();
+  EXPECT_EQ(run.step(), 1.0f) << "update 301 is still before 5 s";
   EXPECT_EQ(run.step(), 0.0f);
 }
 
@@ -369,3 +439,63 @@ TEST(CubismPlayback, PointTimesAreTheFilesDecimals) {
 }
 
 }  // namespace
+
+TEST(CubismPlayback, ExpressionsStoreTheirValuesInTheRange) {
+  // Cubism's model clamps every write: an expression adding 150 to P (-100..100) leaves 100,
+  // and a repeat parameter wraps (Web Framework 5-r.4). p2lrt's own rules leave the sum raw
+  // (the evaluation clamps it).
+  Rig rig = cubism_rig({}, 1, 0, 0);
+  p2l::Parameter turn;
+  turn.id = "Turn";
+  turn.min = -180;
+  turn.max = 180;
+  turn.repeat = true;
+  rig.parameters.push_back(turn);
+  p2l::Expression e;
+  e.fade_in = 0;
+  e.values = {{0, p2l::ExpressionBlend::Add, 150}, {1, p2l::ExpressionBlend::Add, 200}};
+  e.cubism_playback = true;
+  rig.expressions.push_back(e);
+  for (const bool cubism : {true, false}) {
+    p2l::anim::Expressions expressions(rig, cubism);
+    expressions.play(0);
+    std::vector<float> values{20.0f, 10.0f};
+    expressions.update(kDt, values);  // no fade-in: weight 1 at once
+    EXPECT_EQ(values[0], cubism ? 100.0f : 170.0f);
+    EXPECT_EQ(values[1], cubism ? -150.0f : 210.0f);
+  }
+}
+
+TEST(CubismPlayback, KeyTimesPlayAsTheFileStatesThem) {
+  // A motion3 key at 4.3 s, as Ren's mtn_03 has: the rig holds the float 4.3000002, Cubism the
+  // double of the text, 4.3. Update 259 is at 4.29999999999999 s, in the segment from
+  // (4.283, 0.99) to (4.3, 0), whose fraction Cubism takes over 4.3 - 4.283: the value is
+  // 5.7e-13 there, where the floats' 4.3000002 - 4.283000088 would give 6.0e-6.
+  const std::string text = R"({"Version": 3, "Meta": {"Duration": 5, "Fps": 60, "FadeInTime": 0, "FadeOutTime": 0},
+    "Curves": [{"Target": "Parameter", "Id": "ParamC", "Segments": [0, 0, 0, 4.283, 0.99, 0, 4.3, 0]}]})";
+  Rig rig = p2l_test::make_side_file_rig();  // ParamC: parameter 2, -1..1
+  ImportReport report;
+  const p2l::Error read = cubism::guarded([&] {
+    const auto bytes = std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size());
+    const cubism::Document d = cubism::parse_document("m.motion3.json", bytes);
+    cubism::read_motion3(cubism::Node(d), {"Idle", "m.motion3.json", -1, -1, "test"}, "m", true, rig, report);
+  });
+  ASSERT_TRUE(read.ok()) << read.to_string();
+  ASSERT_EQ(rig.clips.size(), 1u);
+  ASSERT_NE(static_cast<double>(rig.clips[0].curves[0].segments[1].time), 4.3) << "the rig holds a float";
+  // Cubism's value, in double on the file's decimals.
+  const auto cubism_value = [](double t) {
+    if (t < 4.283) return 0.99 * (t / 4.283);
+    if (t < 4.3) return 0.99 + (0.0 - 0.99) * ((t - 4.283) / (4.3 - 4.283));
+    return 0.0;
+  };
+  Player run(rig);
+  run.layers.play_base(0);
+  double clock = 0, start = 0;
+  for (int k = 1; k <= 300; ++k) {
+    clock += 1.0 / 60;
+    if (k == 1) start = clock;
+    run.step();
+    EXPECT_NEAR(run.values[2], cubism_value(clock - start), 1e-7) << "update " << k;
+  }
+}

@@ -857,3 +857,90 @@ TEST(CapiCubismPlayback, FlagsLoopingPoseSwitchAndPartOpacities) {
 }
 
 }  // namespace
+
+namespace {
+
+// --- What a host reads under Cubism playback (issue 34) ---
+
+// The small rig (ParamAngle -30..30 keys mesh 1) with a repeat parameter Turn (-180..180), a
+// clip [clip_value] on ParamAngle for 0.5 s and an expression adding 50 to ParamAngle and 200
+// to Turn, all without fades and marked for Cubism playback as the importer marks them.
+p2l::Rig cubism_marked_rig(float clip_value) {
+  p2l::Rig rig = p2l_test::make_small_rig();
+  p2l::Parameter turn;
+  turn.id = turn.name = "Turn";
+  turn.min = -180;
+  turn.max = 180;
+  turn.repeat = true;
+  rig.parameters.push_back(turn);
+  p2l::Clip clip;
+  clip.id = clip.name = "hold";
+  clip.duration = 0.5f;
+  clip.fade_in = clip.fade_out = 0;
+  clip.curves.push_back({0, 0, clip_value, {}});
+  rig.clips.push_back(clip);
+  p2l::ClipExtension marked;
+  marked.clip = 0;
+  marked.cubism_playback = true;
+  rig.clip_extensions.push_back(marked);
+  p2l::Expression wide;
+  wide.id = wide.name = "wide";
+  wide.fade_in = wide.fade_out = 0;
+  wide.values = {{0, p2l::ExpressionBlend::Add, 50}, {1, p2l::ExpressionBlend::Add, 200}};
+  wide.cubism_playback = true;
+  rig.expressions.push_back(wide);
+  return rig;
+}
+
+std::vector<float> mesh_vertices(const P2lRig* rig, std::uint32_t mesh) {
+  const float* v = p2l_mesh_vertices(rig, mesh);
+  return {v, v + 2 * p2l_mesh_vertex_count(rig, mesh)};
+}
+
+TEST(CapiCubismPlayback, ParameterCurrentAfterAnExpressionPastTheRange) {
+  RigPtr rig = load_rig(bytes_of(cubism_marked_rig(0)));
+  ASSERT_NE(rig, nullptr);
+  P2lRig* r = rig.get();
+  p2l_set_parameter(r, 0, 10);
+  // Cubism's model stores 10 + 50 as 30, the end of the range, and 0 + 200 on the repeat
+  // parameter wrapped into it as -160: p2l_parameter_current reads what Cubism reads.
+  p2l_expression(r, 0);
+  p2l_update(r, 1.0f / 60);
+  EXPECT_EQ(p2l_parameter_current(r)[0], 30.0f);
+  EXPECT_EQ(p2l_parameter_current(r)[1], -160.0f);
+  const std::vector<float> cubism = mesh_vertices(r, 1);
+  // p2lrt's own rules store the sums raw; the evaluation reads them clamped (wrapped), so the
+  // mesh is the same.
+  p2l_set_cubism_playback(r, false);
+  p2l_expression(r, 0);
+  p2l_update(r, 1.0f / 60);
+  EXPECT_EQ(p2l_parameter_current(r)[0], 60.0f);
+  EXPECT_EQ(p2l_parameter_current(r)[1], 200.0f);
+  EXPECT_EQ(mesh_vertices(r, 1), cubism);
+}
+
+TEST(CapiCubismPlayback, KeepClipValuesAfterTheClipEnds) {
+  RigPtr rig = load_rig(bytes_of(cubism_marked_rig(20)));
+  ASSERT_NE(rig, nullptr);
+  P2lRig* r = rig.get();
+  EXPECT_TRUE(p2l_keep_clip_values(r)) << "Cubism's behaviour by default";
+  p2l_play(r, 0);
+  for (int k = 0; k < 40; ++k) p2l_update(r, 1.0f / 60);
+  ASSERT_EQ(p2l_clip_playing(r), -1) << "the clip ended";
+  EXPECT_EQ(p2l_parameter_current(r)[0], 20.0f) << "what it left stays";
+  p2l_set_parameter(r, 0, 5);
+  p2l_update(r, 1.0f / 60);
+  EXPECT_EQ(p2l_parameter_current(r)[0], 20.0f) << "the host's pose of a parameter a Cubism clip wrote is not read";
+  // The option: the host's pose shows again once nothing plays.
+  p2l_set_keep_clip_values(r, false);
+  EXPECT_FALSE(p2l_keep_clip_values(r));
+  p2l_update(r, 1.0f / 60);
+  EXPECT_EQ(p2l_parameter_current(r)[0], 5.0f);
+  // It outlives p2l_set_cubism_playback, which starts everything afresh.
+  p2l_set_cubism_playback(r, true);
+  EXPECT_FALSE(p2l_keep_clip_values(r));
+  EXPECT_FALSE(p2l_keep_clip_values(nullptr));
+  p2l_set_keep_clip_values(nullptr, true);
+}
+
+}  // namespace

@@ -1,12 +1,22 @@
 #!/usr/bin/env node
-// Plays one motion (or one expression over a motion) of a Cubism model with Cubism's own Web
-// Framework over an official Cubism Core, at a fixed frame rate, in the order of Cubism's
-// sample app (load parameters, motion, save parameters, eye blink when no motion updated,
+// Plays motions of a Cubism model (one, a sequence of them, or one expression over a motion)
+// with Cubism's own Web Framework over an official Cubism Core, at a fixed frame rate, in the
+// order of Cubism's sample app (load parameters, motion when one is queued, save parameters,
 // expression, physics, pose, model update), and compares every parameter and every part
 // opacity at every frame with what p2l_motion_trace wrote for p2lrt.
 //
 //   node cubism_motion.js FRAMEWORK_JS CORE_JS MODEL3_JSON P2LRT_TSV
-//        --motion FILE [--expression FILE] [--bound B] [--dump OUT_TSV] [--label TEXT]
+//        --motion FILE | --play FILE@FRAME... [--expression FILE] [--bound B] [--dump OUT_TSV]
+//        [--label TEXT]
+//
+// --motion FILE starts the motion before the first update; --play FILE@FRAME (repeatable)
+// starts it just before update FRAME (1 is the first) through the motion manager's
+// startMotionPriority, as the sample's startMotion does: what plays fades out under it. The
+// frames after a motion ends, when nothing is queued, run the loop without a motion update, as
+// the sample's do; the values the motion left stay in the model's saved parameters. The
+// sample's eye blink is left out: it runs only on updates without a motion, on Math.random
+// timing (p2lrt's blink has its own), so it is not what is compared; what it writes is not
+// saved, and no official sample's physics reads the eye parameters.
 //
 // FRAMEWORK_JS is the Web Framework as the npm package pixi-live2d-display-lipsyncpatch
 // bundles it (dist/cubism4.es.js), CORE_JS an official Core (npm live2dcubismcore for 4.2, or
@@ -27,20 +37,28 @@ const vm = require('vm');
 
 const args = process.argv.slice(2);
 const positional = [];
-const opt = { bound: 1e-3, dump: null, motion: null, expression: null, label: null };
+const opt = { bound: 1e-3, dump: null, plays: [], expression: null, label: null };
+// "FILE@FRAME" -> { file, frame }; a bare FILE starts before the first update.
+function parsePlay(text) {
+  const at = text.lastIndexOf('@');
+  const frame = at > 0 ? Number(text.slice(at + 1)) : 1;
+  if (!(Number.isInteger(frame) && frame >= 1)) throw new Error(`--play ${text}: not FILE@FRAME`);
+  return { file: at > 0 ? text.slice(0, at) : text, frame };
+}
 for (let i = 0; i < args.length; ++i) {
   const a = args[i];
   if (a === '--bound') opt.bound = Number(args[++i]);
   else if (a === '--dump') opt.dump = args[++i];
-  else if (a === '--motion') opt.motion = args[++i];
+  else if (a === '--motion') opt.plays.push({ file: args[++i], frame: 1 });
+  else if (a === '--play') opt.plays.push(parsePlay(args[++i]));
   else if (a === '--expression') opt.expression = args[++i];
   else if (a === '--label') opt.label = args[++i];
   else positional.push(a);
 }
 const [frameworkJs, coreJs, model3Path, tsvPath] = positional;
-if (!tsvPath || !opt.motion) {
-  console.error('usage: node cubism_motion.js FRAMEWORK_JS CORE_JS MODEL3_JSON P2LRT_TSV --motion FILE ' +
-                '[--expression FILE] [--bound B] [--dump OUT] [--label TEXT]');
+if (!tsvPath || !opt.plays.length) {
+  console.error('usage: node cubism_motion.js FRAMEWORK_JS CORE_JS MODEL3_JSON P2LRT_TSV --motion FILE | ' +
+                '--play FILE@FRAME... [--expression FILE] [--bound B] [--dump OUT] [--label TEXT]');
   process.exit(2);
 }
 
@@ -70,7 +88,7 @@ function loadFramework(file, Core) {
     ' if (v > max) return n > 0 ? min + mod(v - max) : max; if (v < min) return n > 0 ? max - mod(min - v) : min; return v; };\n' +
     section +
     '\nreturn { CubismMoc, CubismMotion, CubismMotionManager, CubismExpressionMotion, CubismPose, ' +
-    'CubismEyeBlink, CubismPhysics };';
+    'CubismPhysics };';
   return new Function('Live2DCubismCore', source)(Core);
 }
 
@@ -120,20 +138,26 @@ async function main() {
   const eyeBlinkIds = group('EyeBlink'), lipSyncIds = group('LipSync');
   const physics = refs.Physics ? F.CubismPhysics.create(json(refs.Physics)) : null;
   const pose = refs.Pose ? F.CubismPose.create(json(refs.Pose)) : null;
-  const eyeBlink = eyeBlinkIds.length ? F.CubismEyeBlink.create({ getEyeBlinkParameters: () => eyeBlinkIds }) : null;
 
-  // The motion, with the model3 entry's fades as the sample sets them.
-  let entry = null;
-  for (const list of Object.values(refs.Motions || {}))
-    for (const m of list) if (m.File === opt.motion && !entry) entry = m;
-  if (!entry) throw new Error(`${model3Path}: no motion ${opt.motion}`);
-  const motion = F.CubismMotion.create(json(entry.File));
-  if (entry.FadeInTime >= 0) motion.setFadeInTime(entry.FadeInTime);
-  if (entry.FadeOutTime >= 0) motion.setFadeOutTime(entry.FadeOutTime);
-  motion.setEffectIds(eyeBlinkIds, lipSyncIds);
+  // Each motion once, with the model3 entry's fades as the sample sets them (the sample, too,
+  // keeps one CubismMotion per file and starts it again).
+  const loaded = new Map();
+  const motionOf = (file) => {
+    if (loaded.has(file)) return loaded.get(file);
+    let entry = null;
+    for (const list of Object.values(refs.Motions || {}))
+      for (const m of list) if (m.File === file && !entry) entry = m;
+    if (!entry) throw new Error(`${model3Path}: no motion ${file}`);
+    const motion = F.CubismMotion.create(json(entry.File));
+    if (entry.FadeInTime >= 0) motion.setFadeInTime(entry.FadeInTime);
+    if (entry.FadeOutTime >= 0) motion.setFadeOutTime(entry.FadeOutTime);
+    motion.setEffectIds(eyeBlinkIds, lipSyncIds);
+    loaded.set(file, motion);
+    return motion;
+  };
+  const plays = opt.plays.map((p) => ({ ...p, motion: motionOf(p.file) })).sort((a, b) => a.frame - b.frame);
   const motions = new F.CubismMotionManager();
   motions.setEventCallback(() => {});
-  motions.startMotionPriority(motion, false, 2);
   let expressions = null;
   if (opt.expression) {
     expressions = new F.CubismMotionManager();
@@ -149,11 +173,12 @@ async function main() {
   const stats = [...t.params.map((p) => ({ id: p.id, range: p.max - p.min })), ...t.parts.map((id) => ({ id: `part ${id}`, range: 1 }))]
     .map((s) => ({ ...s, max: 0, at: -1, cubism: 0, p2lrt: 0 }));
   const dump = [];
+  let next = 0;
   for (let k = 0; k < t.frames; ++k) {
+    for (; next < plays.length && plays[next].frame === k + 1; ++next) motions.startMotionPriority(plays[next].motion, false, 2);
     model.loadParameters();
-    const updated = motions.isFinished() ? false : motions.updateMotion(model, dt);
+    if (!motions.isFinished()) motions.updateMotion(model, dt);
     model.saveParameters();
-    if (!updated && eyeBlink) eyeBlink.updateParameters(model, dt);
     if (expressions) expressions.updateMotion(model, dt);
     if (physics) physics.evaluate(model, dt);
     if (pose) pose.updateParameters(model, dt);
@@ -175,7 +200,7 @@ async function main() {
   for (const s of bad.slice(0, 12))
     console.log(`  ${s.id}: ${s.max.toExponential(2)} of range at frame ${s.at} (Cubism ${s.cubism}, p2lrt ${s.p2lrt})`);
   if (bad.length > 12) console.log(`  ... and ${bad.length - 12} more above ${opt.bound}`);
-  const label = opt.label || `${path.basename(model3Path, '.model3.json')}\t${path.basename(opt.expression || opt.motion)}`;
+  const label = opt.label || `${path.basename(model3Path, '.model3.json')}\t${path.basename(opt.expression || opt.plays[0].file)}`;
   console.log(`${label}\t${t.frames}\t${worst.max.toExponential(2)}\t${worst.id} @ ${worst.at}`);
   process.exit(bad.length ? 1 : 0);
 }
