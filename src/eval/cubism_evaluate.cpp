@@ -307,10 +307,8 @@ void evaluate_deformers(const Rig& rig, const ModelPlan& plan, const CubismWeigh
   }
 }
 
-// A mesh's blend shapes, added into its buffers (positions, opacity, its own colours, draw
-// order), then Cubism 5.0's clamps. The Core runs this stage on every mesh, shown or hidden: a
-// hidden mesh's buffers hold what its last update left, and its shapes add to that again at
-// every update it stays hidden (measured, Core 6.0.1: v5-glue-stale in tests/cubism/fixtures).
+// A mesh's blend shapes added to its positions [out], opacity, colours and draw order, then
+// Cubism 5.0's clamps. The Core runs this stage on every mesh, shown or hidden (keep_hidden_mesh).
 void add_mesh_shapes(const Rig& rig, const Mesh& m, const CubismWeigher& weigh, float* out, std::size_t n, float& opacity,
                      Rgb& multiply, Rgb& screen, float& order) {
   for_each_cubism_mix(m.shapes, weigh.values, [&](const ShapeMix<MeshShape>& mix) {
@@ -446,7 +444,7 @@ void apply_glue(const Rig& rig, const ModelPlan& plan, const CubismWeigher& weig
 // The Core's output (model units, y up) and p2lrt's (canvas pixels, y down). The Core turns
 // y up in the mesh's own buffer, so a mesh hidden later keeps its vertices y up there, and glue
 // and blend shapes act on them as they are (measured on game exports of moc3 version 2, Core
-// 6.0.1: docs/IMPORT.md, "Glue on hidden meshes").
+// 6.0.1: docs/IMPORT.md, "Game exports"; fixture v3-glue-stale).
 void write_output(const Rig& rig, const ModelPlan& plan, InstanceState& s) {
   CubismState& c = s.cubism;
   const float ox = rig.canvas.origin_x, oy = rig.canvas.origin_y, ppu = rig.canvas.pixels_per_unit;

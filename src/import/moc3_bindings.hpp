@@ -1,5 +1,5 @@
 // The moc3 binding chain, resolved and checked once: which parameter axes (with their
-// ascending keys) each keyform binding has, and so how many keyforms an object with that
+// keys) each keyform binding has, and so how many keyforms an object with that
 // binding owns. moc3.md section 4.7:
 //
 //   object.binding -> keyformBinding[b] = (first, count) into parameterBindingIndices
@@ -18,7 +18,8 @@ namespace p2l::moc3 {
 
 struct BindingAxis {
   std::uint32_t parameter = 0;
-  std::span<const float> keys;  // finite, not empty (ascending but where unordered() says); into Bindings' key store
+  std::span<const float> keys;  // finite, not empty, ascending but where unordered() says;
+                                // into Bindings' key store
 };
 
 // A parameter binding whose keys do not ascend: key [key] is not above the one before.
@@ -36,8 +37,9 @@ class Bindings {
   Bindings& operator=(const Bindings&) = delete;
 
   // Resolves every keyform binding of [file]; refuses a range outside its array, a
-  // parameter binding no parameter (or two) owns, a parameter twice in one binding, and key products past 2^24 keyforms. Keys that repeat or go down
-  // are kept as they are (the Core loads them) and listed by unordered().
+  // parameter binding no parameter (or two) owns, a parameter twice in one binding, and key
+  // products past 2^24 keyforms. Keys that repeat or go down are kept as they are (the Core
+  // loads them) and listed by unordered().
   static bool read(const File& file, Bindings& out, Error& error);
 
   // The parameter bindings used by some object whose keys do not ascend, in binding order of
