@@ -33,7 +33,8 @@ binary() { [[ $1 == json ]] && echo "$BUILD/fuzz/p2l_cubism_json_fuzzer" || echo
 
 # Copies the committed seeds of [target] into [dir]. moc3 and csm have none committed (no
 # .moc3 file is kept in the repository): their seeds are synthetic files made here, by
-# p2l_fuzz_make_moc3, of every version.
+# p2l_fuzz_make_moc3, of every version, and three shaped as game exports are (keys that repeat
+# or go down, glue to meshes that hide, the root in pixels).
 copy_seeds() {
   local target=$1 dir=$2 seed version
   mkdir -p "$dir"
@@ -43,6 +44,9 @@ copy_seeds() {
         "$BUILD/fuzz/p2l_fuzz_make_moc3" "$seed" "$dir/synthetic-v$version-$seed.moc3" --version "$version" > /dev/null
       done
     done
+    "$BUILD/fuzz/p2l_fuzz_make_moc3" 1 "$dir/synthetic-v4-unsorted-keys.moc3" --version 4 --features default,unsorted-keys > /dev/null
+    "$BUILD/fuzz/p2l_fuzz_make_moc3" 114 "$dir/synthetic-v5-glue-stale.moc3" --version 5 --features default,glue-stale > /dev/null
+    "$BUILD/fuzz/p2l_fuzz_make_moc3" 3 "$dir/synthetic-v5-pixel-scale.moc3" --version 5 --features all,pixel-scale > /dev/null
   else
     cp "fuzz/seeds/$target"/* "$dir"/
   fi
