@@ -4,7 +4,11 @@
 // lists. Nothing here throws.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
 
 #include "p2l/import.hpp"
 
@@ -30,5 +34,17 @@ struct CubismImportOptions {
 // `haru.physics3.json: PhysicsSettings[2].Input[0].Source.Id: no parameter "ParamFoo"`.
 // On error the result's rig is empty.
 ImportResult import_cubism(const std::filesystem::path& model, const CubismImportOptions& options = {});
+
+// Reads one file of a model for the import below: the file [name] into [out], true; false
+// when there is no such file (the import then fails, naming it). Names are '/'-separated: the
+// model's own, then each file the model3.json names, joined to the model's folder ("." and
+// ".." resolved by name), so a host whose files live in an archive, app assets or behind
+// fetch looks them up as they are. It may be called again for a name it gave before.
+using CubismFileReader = std::function<bool(const std::string& name, std::vector<std::uint8_t>& out)>;
+
+// The same import from the host's files: [model] is the model3.json's (or a bare moc3's)
+// name, read through [read] like every file it names; same rules, same report and errors as
+// the import from disk, the files' bytes hashed the same way (META source_hash).
+ImportResult import_cubism(const std::string& model, const CubismFileReader& read, const CubismImportOptions& options = {});
 
 }  // namespace p2l

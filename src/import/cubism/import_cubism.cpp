@@ -87,10 +87,11 @@ void finish(Sources& sources, const std::string& source, Rig& rig) {
   }
 }
 
-void import_model3(const fs::path& path, const CubismImportOptions& options, ImportResult& result) {
-  const std::string name = path.filename().string();
-  Sources sources(path.parent_path());
-  const Document settings = parse_document(name, sources.read_path(path, name));
+// [own]: the model3.json as [sources] reads it (a path on disk, a name through a reader);
+// [name] its file name, as messages and META name it.
+void import_model3(Sources& sources, const std::string& own, const std::string& name, const CubismImportOptions& options,
+                   ImportResult& result) {
+  const Document settings = parse_document(name, sources.read_own(own, name));
   const Node root(settings);
   const Model3 m = read_model3(root, result.report);
   read_moc3(sources.read(m.moc), m.moc, options.rules, result);
@@ -113,11 +114,19 @@ void import_model3(const fs::path& path, const CubismImportOptions& options, Imp
   finish(sources, name, result.rig);
 }
 
-void import_bare_moc3(const fs::path& path, const CubismImportOptions& options, ImportResult& result) {
-  const std::string name = path.filename().string();
-  Sources sources(path.parent_path());
-  read_moc3(sources.read_path(path, name), name, options.rules, result);
+void import_bare_moc3(Sources& sources, const std::string& own, const std::string& name, const CubismImportOptions& options,
+                      ImportResult& result) {
+  read_moc3(sources.read_own(own, name), name, options.rules, result);
   finish(sources, name, result.rig);
+}
+
+// A model3.json (a name ending in .json) or a bare moc3.
+void import_any(Sources& sources, const std::string& own, const std::string& name, const CubismImportOptions& options,
+                ImportResult& result) {
+  if (fs::path(name).extension() == ".json")
+    import_model3(sources, own, name, options, result);
+  else
+    import_bare_moc3(sources, own, name, options, result);
 }
 
 }  // namespace
@@ -126,10 +135,20 @@ void import_bare_moc3(const fs::path& path, const CubismImportOptions& options, 
 ImportResult import_cubism(const std::filesystem::path& model, const CubismImportOptions& options) {
   ImportResult result;
   result.error = cubism::guarded([&] {
-    if (model.extension() == ".json")
-      cubism::import_model3(model, options, result);
-    else
-      cubism::import_bare_moc3(model, options, result);
+    cubism::Sources sources(model.parent_path());
+    cubism::import_any(sources, model.string(), model.filename().string(), options, result);
+  });
+  if (!result.error.ok()) result.rig = Rig{};
+  return result;
+}
+
+ImportResult import_cubism(const std::string& model, const CubismFileReader& read, const CubismImportOptions& options) {
+  ImportResult result;
+  result.error = cubism::guarded([&] {
+    if (!read) cubism::fail(ErrorCode::BadReference, model + ": no reader to read it with");
+    const std::filesystem::path name(model);
+    cubism::Sources sources(name.parent_path().generic_string(), read);
+    cubism::import_any(sources, name.lexically_normal().generic_string(), name.filename().string(), options, result);
   });
   if (!result.error.ok()) result.rig = Rig{};
   return result;

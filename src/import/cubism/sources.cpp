@@ -7,6 +7,22 @@
 #include <system_error>
 
 namespace p2l::cubism {
+namespace {
+
+// A name joined to a folder of names, "." and ".." resolved by name ('/' separators).
+std::string join_names(const std::string& folder, const std::string& name) {
+  return std::filesystem::path(folder.empty() ? name : folder + "/" + name).lexically_normal().generic_string();
+}
+
+}  // namespace
+
+std::vector<std::uint8_t> Sources::read_named(const std::string& reference, const std::string& shown) {
+  return reader_ != nullptr ? read_through(join_names(name_folder_, reference), shown) : read_path(folder_ / reference, shown);
+}
+
+std::vector<std::uint8_t> Sources::read_own(const std::string& path, const std::string& shown) {
+  return reader_ != nullptr ? read_through(path, shown) : read_path(path, shown);
+}
 
 std::vector<std::uint8_t> Sources::read_path(const std::filesystem::path& path, const std::string& shown) {
   std::error_code ec;
@@ -18,17 +34,34 @@ std::vector<std::uint8_t> Sources::read_path(const std::filesystem::path& path, 
   if (!in) fail(ErrorCode::BadReference, shown + ": cannot be opened (" + path.string() + ")");
   std::vector<std::uint8_t> bytes(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>{});
   if (in.bad()) fail(ErrorCode::BadReference, shown + ": cannot be read (" + path.string() + ")");
-  if (hashed_.insert(path.lexically_normal()).second) hash_.update(bytes);
+  hash_once(path.lexically_normal().string(), bytes);
   return bytes;
 }
 
+std::vector<std::uint8_t> Sources::read_through(const std::string& name, const std::string& shown) {
+  std::vector<std::uint8_t> bytes;
+  if (!(*reader_)(name, bytes)) fail(ErrorCode::BadReference, shown + ": no such file (the host's reader has no " + name + ")");
+  hash_once(name, bytes);
+  return bytes;
+}
+
+void Sources::hash_once(const std::string& key, const std::vector<std::uint8_t>& bytes) {
+  if (hashed_.insert(key).second) hash_.update(bytes);
+}
+
 Document Sources::read_json(const std::string& reference) {
-  std::error_code ec;
-  const std::uintmax_t size = std::filesystem::file_size(folder_ / reference, ec);
-  if (!ec && size > kMaxJsonBytes)
+  auto too_large = [&](std::uint64_t size) {
     fail(ErrorCode::TooLarge, reference + ": " + std::to_string(size) + " bytes; p2lrt reads Cubism JSON files of up to " +
                                   std::to_string(kMaxJsonBytes) + " bytes");
-  return parse_document(reference, read(reference));
+  };
+  if (reader_ == nullptr) {
+    std::error_code ec;
+    const std::uintmax_t size = std::filesystem::file_size(folder_ / reference, ec);
+    if (!ec && size > kMaxJsonBytes) too_large(size);
+  }
+  std::vector<std::uint8_t> bytes = read(reference);
+  if (bytes.size() > kMaxJsonBytes) too_large(bytes.size());
+  return parse_document(reference, bytes);
 }
 
 }  // namespace p2l::cubism
