@@ -24,9 +24,11 @@ void CStrings::add(const std::string& text) {
   pointers_.push_back(copy.c_str());
 }
 
-std::shared_ptr<const ModelData> make_model_data(std::shared_ptr<const Model> model) {
+std::shared_ptr<const ModelData> make_model_data(std::shared_ptr<const Model> model, std::vector<std::string> import_report) {
   auto data = std::make_shared<ModelData>();
   data->model = std::move(model);
+  data->import_lines = std::move(import_report);
+  for (const std::string& line : data->import_lines) data->import_report.add(line);
   data->pages = std::make_shared<TexturePages>(data->model);
   const Rig& rig = data->rig();
 
@@ -160,7 +162,8 @@ std::shared_ptr<const ModelData> load_model(const std::uint8_t* bytes, std::size
   }
 }
 
-// A rig on [data] at its defaults; null with [message] set when setting it up fails.
+}  // namespace
+
 P2lRig* create_rig(std::shared_ptr<const ModelData> data, std::string& message) noexcept {
   P2L_TRY {
     return new P2lRig(std::move(data));
@@ -174,14 +177,16 @@ P2lRig* create_rig(std::shared_ptr<const ModelData> data, std::string& message) 
   }
 }
 
-// Reports a failed load or creation to the log and to the caller's buffer.
-void report(const std::string& message, char* error, std::size_t capacity) noexcept {
+P2lModel* create_model(std::shared_ptr<const ModelData> data) noexcept {
+  return data ? new (std::nothrow) P2lModel{std::move(data)} : nullptr;
+}
+
+void report_failure(const std::string& message, char* error, std::size_t capacity) noexcept {
   const char* text = message.empty() ? "Out of memory" : message.c_str();
   log(P2L_LOG_ERROR, text);
   write_error(text, error, capacity);
 }
 
-}  // namespace
 }  // namespace p2l::capi
 
 using namespace p2l::capi;
@@ -196,15 +201,15 @@ P2lRig* p2l_rig_load_ex(const uint8_t* bytes, size_t len, uint32_t flags, char* 
   std::string message;
   auto data = load_model(bytes, len, flags, message);
   P2lRig* rig = data ? create_rig(std::move(data), message) : nullptr;
-  if (rig == nullptr) report(message, error, error_capacity);
+  if (rig == nullptr) report_failure(message, error, error_capacity);
   return rig;
 }
 
 P2lModel* p2l_model_load(const uint8_t* bytes, size_t len, uint32_t flags, char* error, size_t error_capacity) {
   std::string message;
   auto data = load_model(bytes, len, flags, message);
-  P2lModel* model = data ? new (std::nothrow) P2lModel{std::move(data)} : nullptr;
-  if (model == nullptr) report(message, error, error_capacity);
+  P2lModel* model = create_model(std::move(data));
+  if (model == nullptr) report_failure(message, error, error_capacity);
   return model;
 }
 
@@ -213,7 +218,7 @@ void p2l_model_free(P2lModel* model) { delete model; }
 P2lRig* p2l_rig_create(const P2lModel* model, char* error, size_t error_capacity) {
   std::string message = "No model";
   P2lRig* rig = model != nullptr ? create_rig(model->data, message) : nullptr;
-  if (rig == nullptr) report(message, error, error_capacity);
+  if (rig == nullptr) report_failure(message, error, error_capacity);
   return rig;
 }
 

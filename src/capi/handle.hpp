@@ -70,12 +70,25 @@ struct ModelData {
   std::vector<std::uint32_t> event_first;
   // The embedded PNG pages, decoded on first use and shared by every rig's renderer.
   std::shared_ptr<p2l::TexturePages> pages;
+  // The import report of a model made by p2l_*_import_cubism (include/p2l/p2l_cubism.h).
+  std::vector<std::string> import_lines;
+  CStrings import_report;
 
   const Rig& rig() const { return model->rig(); }
 };
 
-// Builds the strings of [model]. May throw std::bad_alloc.
-std::shared_ptr<const ModelData> make_model_data(std::shared_ptr<const Model> model);
+// Builds the strings of [model], with [import_report] the lines of the import that made it.
+// May throw std::bad_alloc.
+std::shared_ptr<const ModelData> make_model_data(std::shared_ptr<const Model> model,
+                                                 std::vector<std::string> import_report = {});
+
+// A rig on [data] at its defaults; null with [message] set when setting it up fails.
+P2lRig* create_rig(std::shared_ptr<const ModelData> data, std::string& message) noexcept;
+// A model (null when out of memory) on [data].
+P2lModel* create_model(std::shared_ptr<const ModelData> data) noexcept;
+// Reports a failed load or creation to the log and to the caller's buffer ("Out of memory"
+// for an empty [message]).
+void report_failure(const std::string& message, char* error, std::size_t capacity) noexcept;
 
 // The message of the exception being handled; call only inside a catch block.
 std::string current_exception_message() noexcept;
