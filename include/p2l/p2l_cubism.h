@@ -18,9 +18,12 @@ extern "C" {
 /* Import flags. P2L_IMPORT_ORIGINAL_RULES: the format's own core rules instead of Cubism's (for
  * hosts of the original runtime; the report lists what they approximate). P2L_IMPORT_P2LRT_PLAYBACK:
  * motions, expressions and the pose play by p2lrt's rules instead of as Cubism's Framework plays
- * them. Other bits: the import fails. */
+ * them. P2L_IMPORT_EXTERNAL_TEXTURES: texture pages name their PNG files (p2l_texture_info's uri,
+ * the path the model3.json gives) instead of holding their pixels: the host hands them to the
+ * renderer (p2l_render_texture). Other bits: the import fails. */
 #define P2L_IMPORT_ORIGINAL_RULES 1u
 #define P2L_IMPORT_P2LRT_PLAYBACK 2u
+#define P2L_IMPORT_EXTERNAL_TEXTURES 4u
 
 /* The host's reader: sets *data and *size to the bytes of the file [name] and returns true, or
  * returns false when there is no such file (the import then fails, naming it). Names are

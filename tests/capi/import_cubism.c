@@ -167,7 +167,7 @@ int main(int argc, char **argv) {
   check(p2l_rig_import_cubism("/no/such/model.model3.json", 0, error, sizeof error) == NULL &&
             strstr(error, "model.model3.json: no such file") != NULL,
         "a path that is not there");
-  check(p2l_rig_import_cubism(path, 64, error, sizeof error) == NULL && strstr(error, "Unknown import flags") != NULL,
+  check(p2l_rig_import_cubism(path, 128, error, sizeof error) == NULL && strstr(error, "Unknown import flags") != NULL,
         "unknown flags");
 
   p2l_rig_free(from_path);

@@ -6,9 +6,8 @@
 // memory stays where it is for the rig's lifetime (the C API never moves a rig's vertex, value,
 // UV or index arrays; an evaluation rewrites vertices and current values in place).
 //
-// A Cubism model3.json is imported with the C++ importer (p2l::import_cubism), written to .p2lrt
-// bytes in memory (p2l::write) and loaded through the C API like any file, so both kinds of rig
-// are the same C handle with the same rules.
+// A Cubism model3.json is imported through the C API too (include/p2l/p2l_cubism.h), so both
+// kinds of rig are the same C handle with the same rules.
 //
 // Every call on a rig holds the GIL: a rig is then never used by two threads at once, as the C
 // API requires. Loading and importing release it (no rig exists yet).
@@ -33,7 +32,7 @@
 #include <utility>
 #include <vector>
 
-#include "p2l/cubism.hpp"
+#include "p2l/p2l_cubism.h"
 #include "p2l/format.hpp"
 #include "p2l/p2l.h"
 #include "p2l/render.hpp"
@@ -275,32 +274,21 @@ std::unique_ptr<Rig> load_bytes(const py::object& data, bool verify_crc, const s
 
 std::unique_ptr<Rig> import_model3(const std::string& path, bool external_textures, bool cubism_playback,
                                    const std::string& rules) {
-  p2l::CubismImportOptions options;
-  options.external_textures = external_textures;
-  options.cubism_playback = cubism_playback;
-  if (rules == "cubism")
-    options.rules = p2l::CoreRules::Cubism;
-  else if (rules == "original")
-    options.rules = p2l::CoreRules::Original;
-  else
+  std::uint32_t flags = external_textures ? P2L_IMPORT_EXTERNAL_TEXTURES : 0u;
+  if (!cubism_playback) flags |= P2L_IMPORT_P2LRT_PLAYBACK;
+  if (rules == "original")
+    flags |= P2L_IMPORT_ORIGINAL_RULES;
+  else if (rules != "cubism")
     raise(PyExc_ValueError, "import_cubism: rules must be \"cubism\" or \"original\", not \"" + rules + "\"");
-  std::string error;
-  p2l::WriteResult written;
-  std::vector<std::string> report;
+  auto model = std::make_shared<ModelHandle>();
+  char error[2048] = {};
   {
     py::gil_scoped_release unlocked;
-    p2l::ImportResult imported = p2l::import_cubism(fs::path(path), options);
-    if (!imported) {
-      error = imported.error.to_string();
-    } else {
-      report = std::move(imported.report.dropped);
-      written = p2l::write(imported.rig);
-      if (!written) error = path + ": the imported rig cannot be written: " + written.error.to_string();
-      for (const std::string& d : written.dropped) report.push_back("written .p2lrt: " + d);
-    }
+    model->model = p2l_model_import_cubism(path.c_str(), flags, error, sizeof error);
   }
-  if (!error.empty()) raise(load_error, error);
-  auto model = load_model(written.bytes.data(), written.bytes.size(), 0);
+  if (model->model == nullptr) raise(load_error, error[0] != '\0' ? error : "the model could not be imported");
+  std::vector<std::string> report(p2l_model_import_report_count(model->model));
+  for (std::uint32_t i = 0; i < report.size(); ++i) report[i] = p2l_model_import_report_line(model->model, i);
   std::string folder = fs::path(path).parent_path().string();
   if (folder.empty()) folder = ".";
   auto rig = std::make_unique<Rig>(std::move(model), std::move(report), folder);

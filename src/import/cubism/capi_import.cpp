@@ -13,7 +13,8 @@
 namespace p2l::capi {
 namespace {
 
-constexpr std::uint32_t kKnownFlags = P2L_IMPORT_ORIGINAL_RULES | P2L_IMPORT_P2LRT_PLAYBACK;
+constexpr std::uint32_t kKnownFlags =
+    P2L_IMPORT_ORIGINAL_RULES | P2L_IMPORT_P2LRT_PLAYBACK | P2L_IMPORT_EXTERNAL_TEXTURES;
 
 // Imports with [run] (which calls one of the import_cubism overloads with the options) and
 // compiles the rig; null with [message] set on failure.
@@ -27,6 +28,7 @@ std::shared_ptr<const ModelData> import_model(std::uint32_t flags, std::string& 
     CubismImportOptions options;
     options.rules = (flags & P2L_IMPORT_ORIGINAL_RULES) != 0 ? CoreRules::Original : CoreRules::Cubism;
     options.cubism_playback = (flags & P2L_IMPORT_P2LRT_PLAYBACK) == 0;
+    options.external_textures = (flags & P2L_IMPORT_EXTERNAL_TEXTURES) != 0;
     ImportResult imported = run(options);
     if (!imported) {
       message = imported.error.message;
