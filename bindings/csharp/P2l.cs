@@ -292,16 +292,18 @@ namespace P2lRuntime
 
         /// <summary>The transform [a, b, c, d, tx, ty] that fits the whole canvas into a
         /// [width] x [height] image, centred and keeping its aspect, as `p2lrt render` frames a
-        /// pose. [flipY] puts the canvas top on the last image row, for engines whose textures
-        /// start at the bottom (Unity's LoadRawTextureData); the renderer keeps culling right.</summary>
-        public float[] CanvasTransform(int width, int height, bool flipY = false)
+        /// pose (p2l_framing). [flipY] puts the canvas top on the last image row, for engines whose
+        /// textures start at the bottom (Unity's LoadRawTextureData); the renderer keeps culling
+        /// right. [drawn]: what the last evaluation draws instead of the whole canvas, with
+        /// [margin] around it (a fraction of its larger side; `p2lrt render --fit` takes 0.04).</summary>
+        public float[] CanvasTransform(int width, int height, bool flipY = false, bool drawn = false, float margin = 0.04f)
         {
-            float w = Math.Max(CanvasWidth, 1e-3f), h = Math.Max(CanvasHeight, 1e-3f);
-            float scale = Math.Min(width / w, height / h);
-            float tx = (width - w * scale) * 0.5f;
-            float ty = (height - h * scale) * 0.5f;
-            if (!flipY) return new float[] { scale, 0f, 0f, scale, tx, ty };
-            return new float[] { scale, 0f, 0f, -scale, tx, height - ty };
+            if (width <= 0 || height <= 0) throw new ArgumentOutOfRangeException("width", "the image needs a size");
+            float[] t = new float[6];
+            uint flags = (flipY ? P2lNative.P2L_FRAME_FLIP_Y : 0u) | (drawn ? P2lNative.P2L_FRAME_DRAWN : 0u);
+            if (!P2lNative.p2l_framing(handle, (uint)width, (uint)height, flags, margin, t))
+                throw new P2lException(Failure ?? "the rig cannot be framed");
+            return t;
         }
 
         // ---- Parameters -------------------------------------------------------------------

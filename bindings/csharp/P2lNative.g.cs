@@ -33,7 +33,7 @@ namespace P2lRuntime
 #endif
 
         /// <summary>How many functions p2l.h declares (and this class imports).</summary>
-        public const int FunctionCount = 138;
+        public const int FunctionCount = 139;
 
         public const int P2L_ABI_VERSION_MAJOR = 1;
         public const int P2L_ABI_VERSION_MINOR = 4;
@@ -100,6 +100,8 @@ namespace P2lRuntime
         public const uint P2L_COLLISION = 8;
         public const uint P2L_RENDER_STRAIGHT = 1;
         public const uint P2L_RENDER_KEEP = 2;
+        public const uint P2L_FRAME_DRAWN = 1;
+        public const uint P2L_FRAME_FLIP_Y = 2;
 
         // #define P2L_ABI_COMPATIBLE(v) (((v) >> 16) == P2L_ABI_VERSION_MAJOR && ((v) & 0xffffu) >= P2L_ABI_VERSION_MINOR)
         public static bool P2L_ABI_COMPATIBLE(uint v) { return (v >> 16) == P2L_ABI_VERSION_MAJOR && (v & 0xffffu) >= P2L_ABI_VERSION_MINOR; }
@@ -674,6 +676,11 @@ namespace P2lRuntime
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         [return: MarshalAs(UnmanagedType.I1)]
         public static extern bool p2l_render_texture(P2lRig rig, uint page, byte[] rgba, uint width, uint height);
+
+        // P2L_API bool p2l_framing(const P2lRig *rig, uint32_t width, uint32_t height, uint32_t flags, float margin, float *out);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        [return: MarshalAs(UnmanagedType.I1)]
+        public static extern bool p2l_framing(P2lRig rig, uint width, uint height, uint flags, float margin, [In, Out] float[] @out);
 
         // P2L_API uint32_t p2l_texture_count(const P2lRig *rig);
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]

@@ -517,6 +517,15 @@ P2L_API void p2l_dealloc(uint8_t *pointer, size_t len);
 P2L_API bool p2l_render(P2lRig *rig, uint8_t *rgba, uint32_t width, uint32_t height, const float *transform,
                         uint32_t flags);
 P2L_API bool p2l_render_texture(P2lRig *rig, uint32_t page, const uint8_t *rgba, uint32_t width, uint32_t height);
+/* Framing (an addition to ABI 1.4): the transform for p2l_render that `p2lrt render` frames with,
+ * six floats into [out]: the whole canvas scaled to fit [width] x [height] with its aspect kept,
+ * and centred; with P2L_FRAME_DRAWN the bounds of what the last evaluation draws instead, with
+ * [margin] around them (a fraction of their larger side; 0.04 is `p2lrt render --fit`'s; nothing
+ * drawn: the whole canvas); with P2L_FRAME_FLIP_Y for images whose rows go bottom first (OpenGL,
+ * Unity). False, writing nothing, for a NULL rig or [out], or a zero size. */
+#define P2L_FRAME_DRAWN 1u
+#define P2L_FRAME_FLIP_Y 2u
+P2L_API bool p2l_framing(const P2lRig *rig, uint32_t width, uint32_t height, uint32_t flags, float margin, float *out);
 
 /* Texture pages. p2l_texture_png gives an embedded PNG page's bytes, with their length in [len]
  * and the page size in [width] and [height]; for a page that is not an embedded PNG it returns

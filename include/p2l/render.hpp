@@ -93,4 +93,20 @@ class Renderer {
   std::unique_ptr<render::Scratch> scratch_;
 };
 
+// How framing() places a character in an image.
+struct Framing {
+  // The bounds of what the instance draws (its shown meshes' vertices) instead of the whole
+  // canvas, with [margin] around them (a fraction of their larger side; 0.04 is
+  // `p2lrt render --fit`'s). Nothing drawn: the whole canvas.
+  bool drawn = false;
+  float margin = 0.04f;
+  // Image rows bottom first (OpenGL and Unity textures): y turned over.
+  bool flip_y = false;
+};
+
+// The canvas-to-image transform for a [width] x [height] image: the canvas (or what is
+// drawn) scaled to fit with its aspect kept, and centred. `p2lrt render`, the bindings and
+// the Unity component frame with it (p2l_framing in the C API).
+Affine framing(const Instance& instance, std::uint32_t width, std::uint32_t height, const Framing& how = {});
+
 }  // namespace p2l

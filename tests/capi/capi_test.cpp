@@ -944,3 +944,54 @@ TEST(CapiCubismPlayback, KeepClipValuesAfterTheClipEnds) {
 }
 
 }  // namespace
+
+// --- framing ---
+
+// p2l_framing places the canvas, or what is drawn, in an image: aspect kept, centred, the
+// drawn bounds at exactly the margin from the image's edge on their longer side.
+TEST(CapiFraming, CanvasOrDrawnBoundsFitCentredAndFlipped) {
+  RigPtr rig = load_rig(layered_rig_bytes());
+  ASSERT_NE(rig, nullptr);
+  float cw = 0, ch = 0, t[6] = {0}, flipped[6] = {0}, drawn[6] = {0};
+  p2l_canvas(rig.get(), &cw, &ch);
+  ASSERT_TRUE(p2l_framing(rig.get(), 300, 200, 0, 0.0f, t));
+  EXPECT_EQ(t[0], t[3]) << "the aspect is kept";
+  EXPECT_EQ(t[1], 0.0f);
+  EXPECT_EQ(t[2], 0.0f);
+  // The canvas's corners land symmetrically inside the image, one pair of edges touching it.
+  const float left = t[4], right = cw * t[0] + t[4], top = t[5], bottom = ch * t[3] + t[5];
+  EXPECT_NEAR(left, 300.0f - right, 1e-3f);
+  EXPECT_NEAR(top, 200.0f - bottom, 1e-3f);
+  EXPECT_TRUE(std::fabs(left) < 1e-3f || std::fabs(top) < 1e-3f) << left << " " << top;
+  // Rows bottom first: the same picture upside down.
+  ASSERT_TRUE(p2l_framing(rig.get(), 300, 200, P2L_FRAME_FLIP_Y, 0.0f, flipped));
+  EXPECT_EQ(flipped[3], -t[3]);
+  EXPECT_EQ(flipped[5], 200.0f - t[5]);
+  // What is drawn: every shown vertex inside, the bounds' longer side at the margin.
+  const float margin = 0.1f;
+  ASSERT_TRUE(p2l_framing(rig.get(), 300, 200, P2L_FRAME_DRAWN, margin, drawn));
+  float x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY;
+  std::vector<std::uint32_t> order(p2l_render_order(rig.get(), nullptr, 0));
+  p2l_render_order(rig.get(), order.data(), static_cast<std::uint32_t>(order.size()));
+  for (std::uint32_t m : order) {
+    if (!(p2l_mesh_opacity(rig.get(), m) > 0.0f)) continue;
+    const float* v = p2l_mesh_vertices(rig.get(), m);
+    for (std::uint32_t i = 0; i < p2l_mesh_vertex_count(rig.get(), m); ++i) {
+      x0 = std::min(x0, v[2 * i] * drawn[0] + drawn[4]), x1 = std::max(x1, v[2 * i] * drawn[0] + drawn[4]);
+      y0 = std::min(y0, v[2 * i + 1] * drawn[3] + drawn[5]), y1 = std::max(y1, v[2 * i + 1] * drawn[3] + drawn[5]);
+    }
+  }
+  ASSERT_TRUE(x1 > x0 && y1 > y0) << "the rig draws something";
+  const float side = std::max(x1 - x0, y1 - y0);
+  // The axis that binds the fit keeps exactly the margin (of the bounds' longer side) free.
+  EXPECT_NEAR(std::min(x0, y0), margin * side, 1e-2f) << "the margin";
+  EXPECT_NEAR(x0, 300.0f - x1, 1e-2f) << "centred";
+  EXPECT_NEAR(y0, 200.0f - y1, 1e-2f) << "centred";
+  EXPECT_GE(x0, 0.0f);
+  EXPECT_LE(x1, 300.0f);
+  EXPECT_GE(y0, 0.0f);
+  EXPECT_LE(y1, 200.0f);
+  EXPECT_FALSE(p2l_framing(nullptr, 300, 200, 0, 0.0f, t));
+  EXPECT_FALSE(p2l_framing(rig.get(), 0, 200, 0, 0.0f, t));
+  EXPECT_FALSE(p2l_framing(rig.get(), 300, 200, 0, 0.0f, nullptr));
+}

@@ -137,36 +137,6 @@ struct Frame {
   std::vector<std::uint8_t> rgba;  // straight
 };
 
-// The canvas-to-image transform: the whole canvas, or with [fit] the bounds of what the
-// instance draws, fitted with a margin and centred.
-p2l::Affine framing(const p2l::Rig& rig, const p2l::Instance& instance, std::uint32_t width, std::uint32_t height,
-                    bool fit) {
-  float x0 = 0, y0 = 0, x1 = rig.canvas.width, y1 = rig.canvas.height;
-  if (fit) {
-    float bx0 = INFINITY, by0 = INFINITY, bx1 = -INFINITY, by1 = -INFINITY;
-    for (std::uint32_t m : instance.render_order()) {
-      if (!(instance.opacity(m) > 0.0f)) continue;
-      const auto v = instance.vertices(m);
-      for (std::size_t i = 0; i + 1 < v.size(); i += 2) {
-        if (!std::isfinite(v[i]) || !std::isfinite(v[i + 1])) continue;
-        bx0 = std::min(bx0, v[i]), bx1 = std::max(bx1, v[i]);
-        by0 = std::min(by0, v[i + 1]), by1 = std::max(by1, v[i + 1]);
-      }
-    }
-    if (bx1 > bx0 && by1 > by0) {
-      const float margin = 0.04f * std::max(bx1 - bx0, by1 - by0);
-      x0 = bx0 - margin, y0 = by0 - margin, x1 = bx1 + margin, y1 = by1 + margin;
-    }
-  }
-  const float w = std::max(x1 - x0, 1e-3f), h = std::max(y1 - y0, 1e-3f);
-  const float scale = std::min(static_cast<float>(width) / w, static_cast<float>(height) / h);
-  p2l::Affine t;
-  t.a = t.d = scale;
-  t.tx = (static_cast<float>(width) - w * scale) * 0.5f - x0 * scale;
-  t.ty = (static_cast<float>(height) - h * scale) * 0.5f - y0 * scale;
-  return t;
-}
-
 bool write_png(const fs::path& path, const Frame& frame) {
   std::vector<std::uint8_t> png;
   std::string error;
@@ -427,7 +397,9 @@ int render(const RenderOptions& o) {
   std::vector<Frame> lane_frames(lanes.size(), Frame{width, height, std::vector<std::uint8_t>(std::size_t{width} * height * 4)});
   for (Lane& lane : lanes) lane.animator.evaluate(lane.instance);
   // Every lane is framed alike, as the first lane's first frame is.
-  const p2l::Affine transform = framing(*rig, instance, width, height, o.fit);
+  p2l::Framing how;
+  how.drawn = o.fit;
+  const p2l::Affine transform = p2l::framing(instance, width, height, how);
   double render_seconds = 0, update_seconds = 0;
   Frame frame;
   auto draw = [&]() {

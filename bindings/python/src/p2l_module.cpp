@@ -72,37 +72,12 @@ std::shared_ptr<ModelHandle> load_model(const std::uint8_t* bytes, std::size_t l
   return handle;
 }
 
-// The canvas-to-image transform of `p2lrt render` (tools/p2lrt/render_command.cpp, framing):
-// the whole canvas, or with [drawn] the bounds of what the rig draws with a 4% margin, scaled to
-// fit and centred. The same float operations, so that images match the tool's.
+// The canvas-to-image transform of `p2lrt render` (p2l_framing): the whole canvas, or with
+// [drawn] the bounds of what the rig draws with a 4% margin, scaled to fit and centred.
 std::array<float, 6> framing(const P2lRig* rig, std::uint32_t width, std::uint32_t height, bool drawn) {
-  float cw = 0, ch = 0;
-  p2l_canvas(rig, &cw, &ch);
-  float x0 = 0, y0 = 0, x1 = cw, y1 = ch;
-  if (drawn) {
-    float bx0 = INFINITY, by0 = INFINITY, bx1 = -INFINITY, by1 = -INFINITY;
-    std::vector<std::uint32_t> order(p2l_render_order(rig, nullptr, 0));
-    order.resize(p2l_render_order(rig, order.data(), static_cast<std::uint32_t>(order.size())));
-    for (std::uint32_t m : order) {
-      if (!(p2l_mesh_opacity(rig, m) > 0.0f)) continue;
-      const float* v = p2l_mesh_vertices(rig, m);
-      const std::size_t n = std::size_t{p2l_mesh_vertex_count(rig, m)} * 2;
-      for (std::size_t i = 0; v != nullptr && i + 1 < n; i += 2) {
-        if (!std::isfinite(v[i]) || !std::isfinite(v[i + 1])) continue;
-        bx0 = std::min(bx0, v[i]), bx1 = std::max(bx1, v[i]);
-        by0 = std::min(by0, v[i + 1]), by1 = std::max(by1, v[i + 1]);
-      }
-    }
-    if (bx1 > bx0 && by1 > by0) {
-      const float margin = 0.04f * std::max(bx1 - bx0, by1 - by0);
-      x0 = bx0 - margin, y0 = by0 - margin, x1 = bx1 + margin, y1 = by1 + margin;
-    }
-  }
-  const float w = std::max(x1 - x0, 1e-3f), h = std::max(y1 - y0, 1e-3f);
-  const float scale = std::min(static_cast<float>(width) / w, static_cast<float>(height) / h);
-  const float tx = (static_cast<float>(width) - w * scale) * 0.5f - x0 * scale;
-  const float ty = (static_cast<float>(height) - h * scale) * 0.5f - y0 * scale;
-  return {scale, 0.0f, 0.0f, scale, tx, ty};
+  std::array<float, 6> t{1, 0, 0, 1, 0, 0};
+  p2l_framing(rig, width, height, drawn ? P2L_FRAME_DRAWN : 0u, 0.04f, t.data());
+  return t;
 }
 
 // A read-only or writable NumPy view of [data] whose base is [owner].
