@@ -127,9 +127,18 @@ TEST(ReaderRules, KnownTagAtNewerVersionIsTreatedAsUnknown) {
 TEST(ReaderRules, ChunkOutsideTheFileIsRefused) {
   auto f = small_file();
   std::size_t e = entry_at(static_cast<std::size_t>(find_entry(f, "DRAW")));
-  put_u64(f, e + 16, get_u64(f, e + 16) + 4096);  // length past the end
+  // DRAW is the last chunk: a length past the end is what a file cut short looks like.
+  put_u64(f, e + 16, get_u64(f, e + 16) + 4096);
   put_u64(f, e + 24, get_u64(f, e + 16));
-  expect_refused(f, ErrorCode::BadChunkTable, "DRAW", "outside the file");
+  expect_refused(f, ErrorCode::Truncated, "DRAW", "the file is truncated");
+  // An earlier chunk's length past the end runs over the chunks after it: the table is wrong.
+  f = small_file();
+  std::size_t canv = entry_at(static_cast<std::size_t>(find_entry(f, "CANV")));
+  put_u64(f, canv + 16, get_u64(f, canv + 16) + 4096);
+  put_u64(f, canv + 24, get_u64(f, canv + 16));
+  auto r = load(f);
+  EXPECT_EQ(r.error.code, ErrorCode::BadChunkTable) << r.error.to_string();
+  EXPECT_NE(r.error.message.find("overlaps"), std::string::npos) << r.error.to_string();
   f = small_file();
   put_u64(f, e + 8, std::uint64_t{1} << 40);  // offset past the end
   expect_refused(f, ErrorCode::BadChunkTable, "DRAW", "outside the file");
@@ -140,7 +149,33 @@ TEST(ReaderRules, ChunkOutsideTheFileIsRefused) {
   expect_refused(f, ErrorCode::BadChunkTable, "DRAW", "outside the file");
   f = small_file();
   put_u64(f, e + 8, 16);  // inside the header and table
-  expect_refused(f, ErrorCode::BadChunkTable, "DRAW");
+  expect_refused(f, ErrorCode::BadChunkTable, "DRAW", "outside the file");
+}
+
+// A file cut short past its chunk table (a download or a copy stopped early) is truncated,
+// not a bad table: the error names the chunk the file ends in (or before), its offset, the
+// bytes it needs and how many are there. Cut inside each chunk, one byte short of its end,
+// and where it starts; stored plain and compressed.
+TEST(ReaderRules, AFileCutInsideItsDataAreaIsTruncated) {
+  for (p2l::Compression c : {p2l::Compression::None, p2l::Compression::Zstd}) {
+    const auto whole = small_file(c);
+    p2l::FileInfo info;
+    p2l::Error table;
+    ASSERT_TRUE(p2l::read_file_info(whole, info, table)) << table.to_string();
+    for (const p2l::ChunkEntry& e : info.chunks) {
+      if (e.length == 0) continue;  // nothing of it can be missing
+      for (std::uint64_t cut : {e.offset + e.length / 2, e.offset + e.length - 1, e.offset}) {
+        const std::vector<std::uint8_t> f(whole.begin(), whole.begin() + static_cast<std::ptrdiff_t>(cut));
+        const std::uint64_t present = cut - e.offset;
+        const std::string where = present > 0 ? std::to_string(present) + " bytes into it" : "before it";
+        const std::string words = "the file is truncated: the chunk's data needs " + std::to_string(e.length) +
+                                  " bytes, the file ends " + where + " (at " + std::to_string(cut) + ")";
+        SCOPED_TRACE(e.tag + " cut at " + std::to_string(cut));
+        expect_refused(f, ErrorCode::Truncated, e.tag, words);
+        EXPECT_EQ(load(f).error.offset, static_cast<std::int64_t>(e.offset));
+      }
+    }
+  }
 }
 
 TEST(ReaderRules, TheChunkTableMustFitTheFile) {

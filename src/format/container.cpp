@@ -1,6 +1,7 @@
 #include "format/container.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <string>
 
 #include "base/keyed_sort.hpp"
@@ -48,21 +49,95 @@ std::string printable_tag(const std::uint8_t* p) {
   return s;
 }
 
+void set_outside(Error& error, const ChunkEntry& e, std::uint64_t at, std::uint64_t table_end, std::uint64_t file_size) {
+  set_error(error, ErrorCode::BadChunkTable, e.tag, at,
+            message("chunk at {} of {} bytes lies outside the file's data area [{}, {})", e.offset, e.length,
+                    table_end, file_size));
+}
+
+// [e] runs past the end of the file: what it needs, and how much of it is there.
+void set_truncated(Error& error, const ChunkEntry& e, std::uint64_t file_size) {
+  const std::string where = file_size > e.offset ? message("{} bytes into it", file_size - e.offset)
+                                                 : std::string("before it");
+  set_error(error, ErrorCode::Truncated, e.tag, e.offset,
+            message("the file is truncated: the chunk's data needs {} bytes, the file ends {} (at {})", e.length,
+                    where, file_size));
+}
+
+// The chunks in offset order: none overlaps the one before it, and what lies between and after
+// them is padding (zeros, shorter than one alignment step). A layout that is sound but runs
+// past the end of the file is a file cut short (a download or a copy stopped early): Truncated,
+// naming the chunk the file ends in or before. The bytes past the end cannot be read, so the
+// chunks there are checked for overlap and spacing only; an overlap or a gap is the table's
+// fault and is reported as such, before the truncation.
+bool check_layout(std::span<const std::uint8_t> file, std::uint64_t table_end, const FileInfo& info, Error& error) {
+  // By offset, equal offsets in table order (every chunk ends before 2^63, checked before).
+  std::vector<KeyedIndex> order(info.chunks.size());
+  for (std::size_t i = 0; i < order.size(); ++i)
+    order[i] = {static_cast<std::int64_t>(info.chunks[i].offset), static_cast<std::uint32_t>(i)};
+  sort_keyed(order.data(), order.data() + order.size());
+  auto is_padding = [&](std::uint64_t from, std::uint64_t to) {
+    if (to - from >= 16) return false;
+    for (std::uint64_t k = from; k < std::min<std::uint64_t>(to, file.size()); ++k)
+      if (file[k] != 0) return false;
+    return true;
+  };
+  const ChunkEntry* cut = nullptr;  // the first chunk past the end of the file
+  std::uint64_t end = table_end;
+  for (const KeyedIndex& o : order) {
+    const ChunkEntry& e = info.chunks[o.index];
+    if (e.offset < end) {
+      set_error(error, ErrorCode::BadChunkTable, e.tag, e.offset,
+                message("chunk overlaps the one before it, which ends at {}", end));
+      return false;
+    }
+    if (!is_padding(end, e.offset)) {
+      if (e.offset >= file.size()) {
+        set_outside(error, e, kHeaderSize + std::uint64_t{o.index} * kEntrySize + 8, table_end, file.size());
+        return false;
+      }
+      set_error(error, ErrorCode::BadChunkTable, e.tag, end,
+                message("expected at most 15 zero bytes of padding before the chunk, found {} bytes that "
+                        "are not all zero padding",
+                        e.offset - end));
+      return false;
+    }
+    end = e.offset + e.length;
+    if (cut == nullptr && end > file.size()) cut = &e;
+  }
+  if (cut != nullptr) {
+    set_truncated(error, *cut, file.size());
+    return false;
+  }
+  if (!is_padding(end, file.size())) {
+    set_error(error, ErrorCode::BadChunkTable, "", end,
+              message("expected the file to end after the last chunk (and at most 15 zero bytes of "
+                      "padding), found {} more bytes",
+                      file.size() - end));
+    return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 bool read_table(std::span<const std::uint8_t> file, FileInfo& info, Error& error) {
   ByteReader r(file, "", 0, true);
+  // The messages say in words what the error's code says (Error::to_string() shows no code):
+  // "not a .p2lrt file", "the file is truncated".
   const std::uint8_t* magic = r.take(8, "the 8-byte magic");
   if (!magic || std::memcmp(magic, kMagic, 8) != 0) {
-    if (r.ok())
-      set_error(error, ErrorCode::NotP2lrt, "", 0, "expected the magic \"P2LRT\\0\\0\\0\"");
-    else
-      error = r.take_error();
-    if (error.code == ErrorCode::Truncated) error.code = ErrorCode::NotP2lrt;
+    set_error(error, ErrorCode::NotP2lrt, "", 0,
+              magic ? std::string("not a .p2lrt file: expected the magic \"P2LRT\\0\\0\\0\"")
+                    : message("not a .p2lrt file: it has {} bytes, fewer than the 8-byte magic", file.size()));
     return false;
   }
   std::uint32_t version = r.u32("the version");
-  if (!r.ok()) return error = r.take_error(), false;
+  if (!r.ok()) {
+    error = r.take_error();
+    error.message = message("the file is truncated: {}", error.message);
+    return false;
+  }
   info.major = static_cast<std::uint16_t>(version & 0xFFFF);
   info.minor = static_cast<std::uint16_t>(version >> 16);
   if (version == 1) {
@@ -77,7 +152,7 @@ bool read_table(std::span<const std::uint8_t> file, FileInfo& info, Error& error
   }
   if (file.size() < kHeaderSize) {
     set_error(error, ErrorCode::Truncated, "", file.size(),
-                        message("expected a 32-byte header, the file has {} bytes", file.size()));
+              message("the file is truncated: expected a 32-byte header, the file has {} bytes", file.size()));
     return false;
   }
   info.flags = r.u32();
@@ -91,8 +166,8 @@ bool read_table(std::span<const std::uint8_t> file, FileInfo& info, Error& error
   std::uint64_t table_end = kHeaderSize + std::uint64_t{count} * kEntrySize;
   if (table_end > file.size()) {
     set_error(error, ErrorCode::Truncated, "", 16,
-                        message("the chunk table of {} entries needs {} bytes, the file has {}", count, table_end,
-                                file.size()));
+              message("the file is truncated: the chunk table of {} entries needs {} bytes, the file has {}", count,
+                      table_end, file.size()));
     return false;
   }
   info.chunks.clear();
@@ -126,52 +201,17 @@ bool read_table(std::span<const std::uint8_t> file, FileInfo& info, Error& error
                           message("expected a 16-byte aligned offset, found {}", e.offset));
       return false;
     }
-    if (e.offset < table_end || e.length > file.size() || e.offset > file.size() - e.length) {
-      set_error(error, ErrorCode::BadChunkTable, e.tag, at + 8,
-                          message("chunk at {} of {} bytes lies outside the file's data area [{}, {})", e.offset,
-                                  e.length, table_end, file.size()));
+    // Inside the header or table, or ending past 2^63 (past any file there can be; it also keeps
+    // offsets sortable as signed keys): the table is wrong. A chunk that merely runs past this
+    // file's end is left to check_layout(), which tells a file cut short from a bad table.
+    constexpr std::uint64_t kNoFileEnds = std::numeric_limits<std::int64_t>::max();
+    if (e.offset < table_end || e.offset > kNoFileEnds || e.length > kNoFileEnds - e.offset) {
+      set_outside(error, e, at + 8, table_end, file.size());
       return false;
     }
     info.chunks.push_back(std::move(e));
   }
-
-  // Chunks may not overlap; what lies between and after them is padding: zeros, and
-  // shorter than one alignment step.
-  // By offset, equal offsets in table order (every offset is within the file, checked above).
-  std::vector<KeyedIndex> order(info.chunks.size());
-  for (std::size_t i = 0; i < order.size(); ++i)
-    order[i] = {static_cast<std::int64_t>(info.chunks[i].offset), static_cast<std::uint32_t>(i)};
-  sort_keyed(order.data(), order.data() + order.size());
-  auto is_padding = [&](std::uint64_t from, std::uint64_t to) {
-    if (to - from >= 16) return false;
-    for (std::uint64_t k = from; k < to; ++k)
-      if (file[k] != 0) return false;
-    return true;
-  };
-  std::uint64_t end = table_end;
-  for (const KeyedIndex& o : order) {
-    const ChunkEntry& e = info.chunks[o.index];
-    if (e.offset < end) {
-      set_error(error, ErrorCode::BadChunkTable, e.tag, e.offset,
-                          message("chunk overlaps the one before it, which ends at {}", end));
-      return false;
-    }
-    if (!is_padding(end, e.offset)) {
-      set_error(error, ErrorCode::BadChunkTable, e.tag, end,
-                          message("expected at most 15 zero bytes of padding before the chunk, found {} bytes that "
-                                  "are not all zero padding",
-                                  e.offset - end));
-      return false;
-    }
-    end = e.offset + e.length;
-  }
-  if (!is_padding(end, file.size())) {
-    set_error(error, ErrorCode::BadChunkTable, "", end,
-                        message("expected the file to end after the last chunk (and at most 15 zero bytes of "
-                                "padding), found {} more bytes",
-                                file.size() - end));
-    return false;
-  }
+  if (!check_layout(file, table_end, info, error)) return false;
 
   // A canonical tag may appear once.
   for (std::size_t i = 0; i < info.chunks.size(); ++i) {

@@ -59,17 +59,17 @@ const char* error_code_name(ErrorCode code) {
 
 std::string Error::to_string() const {
   if (ok()) return "ok";
-  // "error N (name) at chunk TAG, offset K: message", each part through p2l::message rather
-  // than string concatenation (src/base/message.hpp says why).
-  std::string text = p2l::message("error {} ({})", static_cast<int>(code), error_code_name(code));
-  const char* before_offset = " at ";
-  if (!chunk.empty()) {
-    text += p2l::message(" at chunk {}", chunk);
-    before_offset = ", ";
-  }
+  // "chunk TAG, offset K: message": where, then what, as a person reads it. The code stays
+  // for programs (Error::code, error_code_name()); the message says in words what went wrong
+  // (the code's name stands in for a message that is empty).
+  // Each part through p2l::message rather than string concatenation (src/base/message.hpp
+  // says why).
+  std::string text;
+  if (!chunk.empty()) text = p2l::message("chunk {}", chunk);
   if (offset >= 0)
-    text += p2l::message(in_chunk ? "{}offset {} in its decompressed content" : "{}offset {}", before_offset, offset);
-  text += p2l::message(": {}", message);
+    text += p2l::message(in_chunk ? "{}offset {} in its decompressed content" : "{}offset {}",
+                         text.empty() ? "" : ", ", offset);
+  text += p2l::message(text.empty() ? "{}" : ": {}", message.empty() ? error_code_name(code) : message.c_str());
   return text;
 }
 

@@ -38,10 +38,8 @@ int import_cubism(const std::string& in_path, const std::string& out_path, bool 
   options.rules = rules;
   p2l::ImportResult imported = p2l::import_cubism(in_path, options);
   if (!imported) {
-    const p2l::Error& e = imported.error;
     // The message names the file and the JSON path; the moc3 reader's errors may add a place in the moc.
-    std::cerr << "p2lrt: import failed: " << (e.chunk.empty() && e.offset < 0 ? e.message : e.to_string()) << " ("
-              << p2l::error_code_name(e.code) << ")\n";
+    std::cerr << "p2lrt: import failed: " << imported.error.to_string() << "\n";
     return 1;
   }
   p2l::Rig& rig = imported.rig;

@@ -140,8 +140,9 @@ def test_bad_files_raise_with_the_library_message(tmp_path):
     message = str(caught.value)
     assert message.startswith(str(cut) + ": ")
     assert "truncated" in message and "the chunk table of 22 entries needs 912 bytes" in message, message
-    # Cut inside the chunks: the chunk that lies outside the file is named.
-    with pytest.raises(p2l.LoadError, match=r"chunk STRS.*outside the file"):
+    # Cut inside the chunks: truncated, naming the chunk the file ends in and what is missing.
+    with pytest.raises(p2l.LoadError, match=r"chunk STRS, offset 912: the file is truncated: the chunk's data "
+                                            r"needs 2653 bytes, the file ends 88 bytes into it \(at 1000\)"):
         p2l.load(data[:1000])
     with pytest.raises(p2l.LoadError, match=r"not a \.p2lrt file"):
         p2l.load(b"hello, world")
