@@ -785,6 +785,17 @@ TEST(CubismImport, FatalErrorsNameTheFileAndThePath) {
   }
 }
 
+// The text a person reads is the file, the path and what is wrong; the code stays for programs.
+TEST(CubismImport, AMissingModel3KeyReadsAsTheFileAndThePath) {
+  ModelFolder f("no_moc_text");
+  write_model(f);
+  f.put("x.model3.json", R"({"FileReferences": {}})");
+  p2l::ImportResult r = p2l::import_cubism(f.path("x.model3.json"));
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error.to_string(), "x.model3.json: FileReferences.Moc: missing");
+  EXPECT_EQ(r.error.code, p2l::ErrorCode::BadRecord);
+}
+
 // ---- Haru ------------------------------------------------------------------------------------
 
 std::string haru_dir() {

@@ -40,3 +40,25 @@ ${info}")
 ${info}")
   endif()
 endforeach()
+
+# A model3.json that lists fewer texture pages than the moc3's meshes use: seed 7's meshes use
+# pages 0 (ArtMesh1, 3, 6) and 1 (ArtMesh0, 2, 4, 5); listing page 0 alone, the import names
+# page 1 and what its meshes draw (nothing), and says nothing of page 0.
+file(COPY_FILE ${CMAKE_CURRENT_LIST_DIR}/../../examples/character/golden/default.png ${WORK}/page0.png)
+file(WRITE ${WORK}/seed7.model3.json
+     "{\"Version\": 3, \"FileReferences\": {\"Moc\": \"seed7.moc3\", \"Textures\": [\"page0.png\"]}}")
+execute_process(COMMAND ${P2LRT} import ${WORK}/seed7.model3.json -o ${WORK}/seed7-model3.p2lrt
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+set(all "${out}${err}")
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "p2lrt import seed7.model3.json failed (${rc}):\n${all}")
+endif()
+set(expected "seed7.model3.json: FileReferences.Textures: page 1 is not listed (the list has 1), yet 4 art meshes use it (\"ArtMesh0\" first): they draw nothing\n")
+string(FIND "${all}" "${expected}" at)
+if(at EQUAL -1)
+  message(FATAL_ERROR "the import report lacks \"${expected}\":\n${all}")
+endif()
+string(FIND "${all}" "page 0" at)
+if(NOT at EQUAL -1)
+  message(FATAL_ERROR "the import report names page 0, which the model3.json lists:\n${all}")
+endif()

@@ -8,6 +8,7 @@
 #include <limits>
 #include <sstream>
 
+#include "p2l/anim.hpp"
 #include "p2l/eval.hpp"
 
 namespace p2lrt {
@@ -77,7 +78,9 @@ int print_evaluation(std::ostream& out, const std::shared_ptr<const p2l::Rig>& r
     }
     in.parameters()[static_cast<std::size_t>(index)] = value;
   }
-  in.evaluate();
+  // Evaluated as `p2lrt render` evaluates a pose: through the Animator, so that the rig's part
+  // poses (a Cubism pose3: each group's first part shown, the others hidden) apply.
+  p2l::Animator(model.model).evaluate(in);
   std::vector<std::int32_t> place(rig->meshes.size(), -1);
   for (std::size_t k = 0; k < in.render_order().size(); ++k) place[in.render_order()[k]] = static_cast<std::int32_t>(k);
 

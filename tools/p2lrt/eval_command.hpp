@@ -1,4 +1,5 @@
-// `p2lrt eval`: evaluate a rig at a pose and print what every mesh shows.
+// `p2lrt eval`: evaluate a rig at a pose and print what every mesh shows, as `p2lrt render`
+// draws that pose (the part poses applied).
 #pragma once
 
 #include <iosfwd>

@@ -97,6 +97,7 @@ void import_model3(Sources& sources, const std::string& own, const std::string& 
   read_moc3(sources.read(m.moc), m.moc, options.rules, result);
   for (const std::string& t : m.textures)
     result.rig.textures.push_back(read_texture(sources.read(t), t, options.external_textures));
+  report_missing_pages(root, result.rig, result.report);
   side_file(sources, m.physics, read_physics3, result);
   side_file(sources, m.pose, read_pose3, result);
   if (result.rig.pose) result.rig.pose->cubism_playback = options.cubism_playback;

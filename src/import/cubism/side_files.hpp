@@ -45,6 +45,10 @@ void read_hit_areas(const Node& root, Rig& rig, ImportReport& report);
 
 // A PNG page: embedded, or (external) referring to [reference]. Not a PNG is fatal.
 Texture read_texture(std::span<const std::uint8_t> png, const std::string& reference, bool external);
+// One report line for each page the moc3's meshes use that the model3.json's Textures does not
+// list. Such meshes keep their page number and draw nothing, as the renderer draws a page the
+// rig lacks (docs/RUNTIME.md, "Texture pages"): no page is made up for them.
+void report_missing_pages(const Node& root, const Rig& rig, ImportReport& report);
 
 void read_physics3(const Node& root, Rig& rig, ImportReport& report);
 void read_pose3(const Node& root, Rig& rig, ImportReport& report);

@@ -1,5 +1,6 @@
 // FileReferences.Textures -> TEXR pages.
 #include <algorithm>
+#include <map>
 
 #include "import/cubism/side_files.hpp"
 
@@ -27,6 +28,28 @@ Texture read_texture(std::span<const std::uint8_t> png, const std::string& refer
     page.data = Array<std::uint8_t>(std::vector<std::uint8_t>(png.begin(), png.end()));
   }
   return page;
+}
+
+void report_missing_pages(const Node& root, const Rig& rig, ImportReport& report) {
+  struct Users {
+    std::size_t meshes = 0;
+    const std::string* first = nullptr;
+  };
+  std::map<std::int32_t, Users> missing;  // by page, so that the lines come in page order
+  for (const Mesh& mesh : rig.meshes)
+    if (mesh.texture_page >= 0 && static_cast<std::size_t>(mesh.texture_page) >= rig.textures.size()) {
+      Users& users = missing[mesh.texture_page];
+      if (users.meshes++ == 0) users.first = &mesh.id;
+    }
+  // Named by the path it is missing from, whether the key is there or not.
+  const std::string where = root.file() + ": FileReferences.Textures";
+  for (const auto& [page, users] : missing) {
+    const bool one = users.meshes == 1;
+    report.dropped.push_back(where + ": page " + std::to_string(page) + " is not listed (the list has " +
+                             std::to_string(rig.textures.size()) + "), yet " + std::to_string(users.meshes) +
+                             (one ? " art mesh uses it (" : " art meshes use it (") + quote_id(*users.first) +
+                             (one ? "): it draws nothing" : " first): they draw nothing"));
+  }
 }
 
 }  // namespace p2l::cubism
