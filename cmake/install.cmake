@@ -81,7 +81,11 @@ endforeach()
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME p2lrt)
 set(CPACK_PACKAGE_VENDOR "p2lrt")
-set(CPACK_PACKAGE_CONTACT "p2lrt developers <p2lrt@users.noreply.invalid>")
+# The Maintainer field: the project's authors, as LICENSE names them. The project publishes no
+# address, so none is made up; whoever builds and ships the package names themselves with
+# -DP2L_PACKAGE_MAINTAINER="Name <address>".
+set(P2L_PACKAGE_MAINTAINER "the p2lrt authors" CACHE STRING "The Debian package's Maintainer field")
+set(CPACK_PACKAGE_CONTACT "${P2L_PACKAGE_MAINTAINER}")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "Runtime and SDK for .p2lrt 2D puppet rigs and Cubism models")
 set(CPACK_PACKAGE_DESCRIPTION "p2lrt loads .p2lrt rigs and imports Cubism models, evaluates
 them (parameters, deformers, physics, motions, expressions), and renders them. This package
