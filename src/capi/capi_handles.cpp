@@ -146,12 +146,7 @@ std::shared_ptr<const ModelData> load_model(const std::uint8_t* bytes, std::size
       message = loaded.error.to_string();
       return nullptr;
     }
-    ModelResult compiled = Model::create(loaded.rig);
-    if (!compiled) {
-      message = compiled.error.to_string();
-      return nullptr;
-    }
-    return make_model_data(std::move(compiled.model));
+    return compile_model(std::move(loaded.rig), {}, message);
   } P2L_CATCH_ALL {
     P2L_TRY {
       message = "The rig could not be read: " + current_exception_message();
@@ -163,6 +158,16 @@ std::shared_ptr<const ModelData> load_model(const std::uint8_t* bytes, std::size
 }
 
 }  // namespace
+
+std::shared_ptr<const ModelData> compile_model(std::shared_ptr<const Rig> rig, std::vector<std::string> import_report,
+                                               std::string& message) {
+  ModelResult compiled = Model::create(std::move(rig));
+  if (!compiled) {
+    message = compiled.error.to_string();
+    return nullptr;
+  }
+  return make_model_data(std::move(compiled.model), std::move(import_report));
+}
 
 P2lRig* create_rig(std::shared_ptr<const ModelData> data, std::string& message) noexcept {
   P2L_TRY {

@@ -82,6 +82,11 @@ struct ModelData {
 std::shared_ptr<const ModelData> make_model_data(std::shared_ptr<const Model> model,
                                                  std::vector<std::string> import_report = {});
 
+// [rig] compiled into a model's shared data, with [import_report] beside it; null with
+// [message] set when it does not compile. May throw std::bad_alloc.
+std::shared_ptr<const ModelData> compile_model(std::shared_ptr<const Rig> rig, std::vector<std::string> import_report,
+                                               std::string& message);
+
 // A rig on [data] at its defaults; null with [message] set when setting it up fails.
 P2lRig* create_rig(std::shared_ptr<const ModelData> data, std::string& message) noexcept;
 // A model (null when out of memory) on [data].

@@ -34,12 +34,7 @@ std::shared_ptr<const ModelData> import_model(std::uint32_t flags, std::string& 
       message = imported.error.message;
       return nullptr;
     }
-    ModelResult compiled = Model::create(std::make_shared<const Rig>(std::move(imported.rig)));
-    if (!compiled) {
-      message = compiled.error.message;
-      return nullptr;
-    }
-    return make_model_data(std::move(compiled.model), std::move(imported.report.dropped));
+    return compile_model(std::make_shared<const Rig>(std::move(imported.rig)), std::move(imported.report.dropped), message);
   } P2L_CATCH_ALL {
     P2L_TRY {
       message = "The model could not be imported: " + current_exception_message();
