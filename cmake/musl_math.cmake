@@ -1,25 +1,51 @@
-# musl's sinf, cosf and atan2f (with their kernels) under p2lrt's names, for evaluation under
-# Cubism's rules (src/base/cubism_math.hpp says why). P2L_MUSL_MATH names the folder
-# scripts/fetch_musl_math.sh fills; without it the platform's functions stand in, and results
-# under Cubism's rules may differ from the official Core in the last bits.
+# musl's math functions under p2lrt's own names, compiled into every target (native and
+# WebAssembly alike) so that evaluation computes the same bits on every machine, whatever the
+# host's libm (src/base/libm.hpp says why and which functions). P2L_MUSL_MATH names the folder
+# scripts/fetch_musl_math.sh fills, outside the repository; when it is not set or lacks a file,
+# the script is run once at configure time.
 #   p2l_add_musl_math(TARGET [OBJECT])
 #     creates the static library TARGET (or, with OBJECT, an object library whose objects the
-#     caller adds to its own library) when the sources are there, and sets P2L_HAVE_MUSL_MATH in
-#     the caller's scope.
+#     caller adds to its own library).
+set(P2L_MUSL_MATH_FILES
+    # float: sine, cosine (msun), arc tangent (msun), power (Arm)
+    sinf.c cosf.c __sindf.c __cosdf.c __rem_pio2f.c __rem_pio2_large.c atan2f.c atanf.c
+    powf.c powf_data.c exp2f_data.c
+    __math_oflowf.c __math_uflowf.c __math_invalidf.c __math_divzerof.c __math_xflowf.c
+    # double: sine, cosine, arc tangent, arc cosine, cube root (msun), exp, power (Arm), hypot
+    sin.c cos.c __sin.c __cos.c __rem_pio2.c atan2.c atan.c acos.c cbrt.c exp.c exp_data.c
+    pow.c pow_data.c hypot.c
+    __math_oflow.c __math_uflow.c __math_invalid.c __math_divzero.c __math_xflow.c)
+
+function(p2l_find_musl_math)
+  set(missing OFF)
+  foreach(f IN LISTS P2L_MUSL_MATH_FILES)
+    if(NOT P2L_MUSL_MATH OR NOT EXISTS ${P2L_MUSL_MATH}/${f})
+      set(missing ON)
+    endif()
+  endforeach()
+  if(NOT missing)
+    return()
+  endif()
+  get_filename_component(root ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/.. ABSOLUTE)
+  message(STATUS "p2lrt: fetching musl's math sources (scripts/fetch_musl_math.sh)")
+  execute_process(COMMAND bash ${root}/scripts/fetch_musl_math.sh OUTPUT_VARIABLE folder
+                  RESULT_VARIABLE status OUTPUT_STRIP_TRAILING_WHITESPACE)
+  if(NOT status EQUAL 0 OR NOT EXISTS ${folder}/sinf.c)
+    message(FATAL_ERROR "p2lrt needs musl's math sources and scripts/fetch_musl_math.sh could not fetch "
+                        "them (it downloads Debian's emscripten package with apt-get). Run it where it "
+                        "can, and pass its folder as -DP2L_MUSL_MATH=DIR.")
+  endif()
+  set(P2L_MUSL_MATH ${folder} CACHE PATH "Folder with musl's math sources (scripts/fetch_musl_math.sh)" FORCE)
+endfunction()
+
 function(p2l_add_musl_math target)
   set(kind STATIC)
   if(ARGV1 STREQUAL "OBJECT")
     set(kind OBJECT)
   endif()
-  set(P2L_HAVE_MUSL_MATH OFF PARENT_SCOPE)
-  set(files sinf.c cosf.c atan2f.c atanf.c __sindf.c __cosdf.c __rem_pio2f.c __rem_pio2_large.c)
-  if(NOT P2L_MUSL_MATH)
-    message(STATUS "p2lrt: P2L_MUSL_MATH not set: Cubism's rules use the platform's sinf/cosf/atan2f "
-                   "(scripts/fetch_musl_math.sh fetches musl's)")
-    return()
-  endif()
+  p2l_find_musl_math()
   set(sources)
-  foreach(f IN LISTS files)
+  foreach(f IN LISTS P2L_MUSL_MATH_FILES)
     if(NOT EXISTS ${P2L_MUSL_MATH}/${f})
       message(FATAL_ERROR "P2L_MUSL_MATH=${P2L_MUSL_MATH} lacks ${f} (scripts/fetch_musl_math.sh fetches it)")
     endif()
@@ -27,12 +53,12 @@ function(p2l_add_musl_math target)
   endforeach()
   add_library(${target} ${kind} ${sources})
   get_filename_component(root ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/.. ABSOLUTE)
-  target_include_directories(${target} PRIVATE ${root}/src/base/musl_libm)
-  target_compile_definitions(${target} PRIVATE sinf=p2l_musl_sinf cosf=p2l_musl_cosf atan2f=p2l_musl_atan2f
-                             atanf=p2l_musl_atanf __sindf=p2l_musl_sindf __cosdf=p2l_musl_cosdf __tandf=p2l_musl_tandf
-                             __rem_pio2f=p2l_musl_rem_pio2f __rem_pio2_large=p2l_musl_rem_pio2_large)
-  # As emscripten builds them for the Core: IEEE double arithmetic, nothing fused or reordered.
-  target_compile_options(${target} PRIVATE -std=c99 -O2 -ffp-contract=off -fno-fast-math -fno-builtin -w -Werror=implicit-function-declaration)
+  # The shim headers (math.h, libm.h, features.h) come before the platform's; p2l_names.h
+  # gives every external name p2lrt's prefix.
+  target_include_directories(${target} BEFORE PRIVATE ${root}/src/base/musl_libm)
+  # As musl builds them: IEEE arithmetic, nothing fused, reordered or folded into a builtin.
+  target_compile_options(${target} PRIVATE "SHELL:-include ${root}/src/base/musl_libm/p2l_names.h" -std=c99 -O2
+                         -ffp-contract=off -fno-fast-math -fno-math-errno -fno-builtin -w
+                         -Werror=implicit-function-declaration)
   set_target_properties(${target} PROPERTIES POSITION_INDEPENDENT_CODE ON C_VISIBILITY_PRESET hidden)
-  set(P2L_HAVE_MUSL_MATH ON PARENT_SCOPE)
 endfunction()

@@ -67,9 +67,10 @@ notices() {
   # The third-party code compiled into the modules (web/CMakeLists.txt) and embedded in the
   # drop-in Core (scripts/wasm.sh), with the licence texts from the fetched sources themselves.
   local zlib=$CACHE/zlib-sync-0.1.10/package/deps/zlib/zlib.h zstd=$CACHE/zstd-napi-0.0.13/package/deps/zstd/LICENSE
-  local musl=$CACHE/musl-math-emscripten-3.1.6/COPYRIGHT fflate=$CACHE/fflate-0.8.2/package/LICENSE
-  local wasi=/usr/share/doc/wasi-libc/copyright lgpl=/usr/share/common-licenses/LGPL-2.1
-  for file in "$zlib" "$zstd" "$musl" "$fflate" "$wasi" "$lgpl"; do
+  local musl=$CACHE/musl-libm-emscripten-3.1.6/COPYRIGHT fflate=$CACHE/fflate-0.8.2/package/LICENSE
+  local sun=$CACHE/musl-libm-emscripten-3.1.6/__sin.c arm=$CACHE/musl-libm-emscripten-3.1.6/pow.c
+  local wasi=/usr/share/doc/wasi-libc/copyright
+  for file in "$zlib" "$zstd" "$musl" "$sun" "$arm" "$fflate" "$wasi"; do
     [[ -f $file ]] || { echo "npm_package: $file is missing (scripts/wasm.sh fetches the sources)" >&2; return 1; }
   done
   cat <<EOF
@@ -83,16 +84,13 @@ p2lrt is MIT-licensed (LICENSE). \`p2l.wasm\` and \`p2l-render.wasm\`, and the W
 |---|---|---|---|
 | zlib (inflate) | 1.3.1 | all three modules | zlib |
 | Zstandard (decompressor) | 1.5.7 | all three modules | BSD-3-Clause (of its BSD/GPLv2 dual licence) |
-| musl's sinf, cosf, atan2f (from emscripten 3.1.6) | 3.1.6 | all three modules | MIT |
-| glibc's sinf, cosf, atan2f, powf, hypotf (sysdeps/ieee754/flt-32) | 2.36 | all three modules | LGPL-2.1-or-later |
+| musl's math functions (musl 1.2.2, from Debian's emscripten 3.1.6 package): sinf, cosf, atan2f, powf, sin, cos, atan2, acos, cbrt, exp, pow, hypot and their kernels | 1.2.2 | all three modules | MIT; the functions from FreeBSD msun under Sun Microsystems' notice, exp, pow and powf Arm's (MIT) |
 | wasi-libc (Debian's build) and LLVM libc++ 19 | | all three modules | wasi-libc: MIT and others (below); libc++: Apache-2.0 WITH LLVM-exception |
 | fflate (inflate) | 0.8.2 | cubism-core/live2dcubismcore.js | MIT |
 
-The glibc files are built from the unmodified glibc 2.36 release (Debian's glibc-source
-package, \`glibc-2.36.tar.xz\`): \`s_sinf.c s_cosf.c s_sincosf_data.c e_atan2f.c s_atanf.c e_powf.c
-e_powf_log2_data.c e_exp2f_data.c e_hypotf.c math_errf.c\` of \`sysdeps/ieee754/flt-32\`, with
-p2lrt's \`web/glibc_libm/\` headers in place of glibc's internal ones; p2lrt's \`scripts/wasm.sh\`
-rebuilds the modules from those sources.
+No LGPL or GPL code is compiled into the modules. musl's files are built unmodified
+(p2lrt's \`src/base/musl_libm/\` headers stand in for musl's internal ones and give the
+functions p2lrt's own names); p2lrt's \`scripts/wasm.sh\` rebuilds the modules from them.
 
 ## zlib
 
@@ -112,6 +110,18 @@ $(cat "$zstd")
 $(cat "$musl")
 \`\`\`
 
+The notice the FreeBSD msun files carry (sinf, cosf, atan2f, sin, cos, atan2, acos, cbrt):
+
+\`\`\`
+$(sed -n '/====/,/====/p' "$sun" | sed -n '1,10p')
+\`\`\`
+
+The notice Arm's files carry (powf, exp, pow):
+
+\`\`\`
+$(grep -E 'Copyright|SPDX' "$arm" | sed 's/^ \* //')
+\`\`\`
+
 ## wasi-libc (Debian's copyright file)
 
 \`\`\`
@@ -122,12 +132,6 @@ $(cat "$wasi")
 
 \`\`\`
 $(cat "$fflate")
-\`\`\`
-
-## GNU Lesser General Public License 2.1 (glibc)
-
-\`\`\`
-$(cat "$lgpl")
 \`\`\`
 EOF
 }
@@ -197,6 +201,10 @@ rm -rf "$UNPACKED" && mkdir -p "$UNPACKED" && tar -xzf "$TARBALL" -C "$UNPACKED"
 # and its notices name neither (checked: the words below occur in no file p2lrt ships).
 official=$(grep -r -l -a -i -E 'Live2D Inc|Live2D Proprietary Software|Live2D Open Software|live2d\.com/eula' "$UNPACKED" | sed "s|^$UNPACKED/package/||" | tr '\n' ' ' || true)
 check "$([[ -z $official ]]; echo $?)" "no file holds Live2D's copyright or licence text (the official Core's header)${official:+: $official}"
+# Every component compiled into the modules is under a licence the MIT package may carry
+# statically linked: the notices' table names no LGPL or GPL-only component.
+copyleft=$(grep '^| ' "$UNPACKED/package/THIRD_PARTY_NOTICES.md" | grep -E 'LGPL|GPL-[0-9.]+(-only|-or-later)?( |$)|Lesser General' | cut -c1-60 | tr '\n' ' ' || true)
+check "$([[ -z $copyleft ]]; echo $?)" "the notices list no LGPL or GPL-only component${copyleft:+: $copyleft}"
 node -e '
   const fs = require("fs"), path = require("path");
   const [dir, version] = process.argv.slice(1);

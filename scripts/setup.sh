@@ -11,10 +11,10 @@ packages=(cmake ninja-build g++ pkg-config zlib1g-dev libzstd-dev nlohmann-json3
                                              python3-pip python3-setuptools pybind11-dev python3-pybind11
                                              python3-numpy python3-pytest)
 [[ "${1:-}" == "--fuzz" ]] && packages+=(clang-14 libclang-rt-14-dev)
-# The WebAssembly build (scripts/wasm.sh): clang 19 with wasi-libc and libc++ for wasm32, glibc's
-# source (its float math, see web/CMakeLists.txt) and binaryen (wasm-opt).
+# The WebAssembly build (scripts/wasm.sh): clang 19 with wasi-libc and libc++ for wasm32, and
+# binaryen (wasm-opt).
 [[ "${1:-}" == "--wasm" ]] && packages+=(clang-19 lld-19 wasi-libc libc++-19-dev-wasm32 libc++abi-19-dev-wasm32
-                                         libclang-rt-19-dev-wasm32 llvm-19 glibc-source binaryen)
+                                         libclang-rt-19-dev-wasm32 llvm-19 binaryen)
 # The browser tests (scripts/browser_test.sh): Chromium, headless, drawing WebGL2 through
 # SwiftShader.
 [[ "${1:-}" == "--browser" ]] && packages+=(chromium)

@@ -26,8 +26,8 @@ else
 fi
 GENERATOR=()
 command -v ninja > /dev/null && GENERATOR=(-G Ninja)
-# musl's float trigonometry: CMake finds it in the cache when scripts/fetch_musl_math.sh has
-# filled it (P2L_MUSL_MATH's default), as the suite's build does; nothing is fetched here.
+# musl's math functions: CMake finds them in the cache (P2L_MUSL_MATH's default) and runs
+# scripts/fetch_musl_math.sh itself when they are not there.
 
 TSAN_FLAGS="-fsanitize=thread -fno-omit-frame-pointer -g"
 # Warnings are the ASan build's job (scripts/test.sh builds with -Werror under g++); this build

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds the WebAssembly modules build-wasm/p2l.wasm (no software renderer; budget 315,000
 # bytes) and build-wasm/p2l-render.wasm from a fresh Debian machine: installs the toolchain
-# (scripts/setup.sh --wasm), fetches the decoders' sources from npm and glibc's float math from
-# Debian's glibc-source into the cache outside the repository and checks them, builds, and
+# (scripts/setup.sh --wasm), fetches the decoders' sources from npm and musl's math from
+# Debian's emscripten package into the cache outside the repository and checks them, builds, and
 # reports the modules' sizes. With --test it then checks p2l.wasm in node: its size against the
 # budget, web/p2l.js on the example character, and the module against the native build -
 # random rigs and the Cubism fixtures imported (tests/wasm/make_wasm_cases.cpp) bit for bit,
@@ -31,29 +31,13 @@ if [[ "$(dirname "$ZSTD")" != "$(dirname "$ZLIB")" ]]; then
   exit 1
 fi
 
-# glibc 2.36's float math (sinf, cosf, atan2f, powf, hypotf): the module computes them as the
-# native build does. Debian's glibc-source package (scripts/setup.sh --wasm) carries the
-# pristine upstream tarball; the ten files are unpacked from it into the cache.
-GLIBC_TARBALL=$(ls /usr/src/glibc/glibc-2.36.tar.xz 2>/dev/null || true)
-if [[ -z "$GLIBC_TARBALL" ]]; then
-  echo "wasm: /usr/src/glibc/glibc-2.36.tar.xz is missing (Debian package glibc-source)" >&2
-  exit 1
-fi
-verify /usr/src/glibc glibc-2.36.tar.xz 95f0ed7a02f15857fe725c510e0e2cb9050fb7793bcde4cc72ddf8def40d5cf8
-GLIBC_LIBM="${P2L_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/p2lrt}/glibc-2.36-libm"
-if [[ ! -f "$GLIBC_LIBM/math_errf.c" ]]; then
-  rm -rf "$GLIBC_LIBM.tmp" && mkdir -p "$GLIBC_LIBM.tmp"
-  tar -xJf "$GLIBC_TARBALL" -C "$GLIBC_LIBM.tmp" --strip-components=4 glibc-2.36/sysdeps/ieee754/flt-32
-  rm -rf "$GLIBC_LIBM" && mv "$GLIBC_LIBM.tmp" "$GLIBC_LIBM"
-fi
-
-# musl's float trigonometry, for evaluation under Cubism's rules (web/CMakeLists.txt).
+# musl's math functions, as the native build has them (src/base/libm.hpp).
 MUSL_MATH=$(scripts/fetch_musl_math.sh)
 
 GENERATOR=()
 command -v ninja > /dev/null && GENERATOR=(-G Ninja)
 cmake -S web -B build-wasm "${GENERATOR[@]}" -DCMAKE_TOOLCHAIN_FILE="$PWD/cmake/wasi-clang.cmake" \
-  -DCMAKE_BUILD_TYPE=MinSizeRel -DP2L_DECODERS="$(dirname "$ZSTD")" -DP2L_GLIBC_LIBM="$GLIBC_LIBM" -DP2L_MUSL_MATH="$MUSL_MATH" > /dev/null
+  -DCMAKE_BUILD_TYPE=MinSizeRel -DP2L_DECODERS="$(dirname "$ZSTD")" -DP2L_MUSL_MATH="$MUSL_MATH" > /dev/null
 cmake --build build-wasm -j 2
 
 # p2l.wasm is the runtime without the software renderer (browsers draw with WebGL);

@@ -8,6 +8,8 @@
 #include <numbers>
 #include <string_view>
 
+#include "base/libm.hpp"
+
 namespace p2l::anim {
 namespace {
 
@@ -41,7 +43,7 @@ bool finite_nonnegative(float v) { return std::isfinite(v) && v >= 0.0f; }
 // sin(2 pi T / cycle), the phase reduced in double so that it stays exact for long runs.
 float wave(double time, float cycle) {
   const double c = static_cast<double>(cycle);
-  return static_cast<float>(std::sin(2.0 * std::numbers::pi * (std::fmod(time, c) / c)));
+  return static_cast<float>(libm::sin(2.0 * std::numbers::pi * (std::fmod(time, c) / c)));
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "base/libm.hpp"
 #include "base/shortest_decimal.hpp"
 
 namespace p2l::anim {
@@ -60,24 +61,24 @@ double solve_parameter(double x0, double x1, double x2, double x3, double t) {
   if (discriminant < 0.0) {
     // Three real roots, the trigonometric way.
     const double r = std::sqrt(-third_p * -third_p * -third_p);
-    const double phi = std::acos(std::clamp(-q / (2.0 * r), -1.0, 1.0));
-    const double scale = 2.0 * std::cbrt(r);
+    const double phi = libm::acos(std::clamp(-q / (2.0 * r), -1.0, 1.0));
+    const double scale = 2.0 * libm::cbrt(r);
     for (int k = 0; k < 2; ++k) {
-      const double s = scale * std::cos((phi + 2.0 * std::numbers::pi * k) / 3.0) - shift;
+      const double s = scale * libm::cos((phi + 2.0 * std::numbers::pi * k) / 3.0) - shift;
       if (near_unit(s)) return unit(s);
     }
-    return unit(scale * std::cos((phi + 4.0 * std::numbers::pi) / 3.0) - shift);
+    return unit(scale * libm::cos((phi + 4.0 * std::numbers::pi) / 3.0) - shift);
   }
   if (discriminant == 0.0) {
     // A double root and a single one.
-    const double u = half_q < 0.0 ? std::cbrt(-half_q) : -std::cbrt(half_q);
+    const double u = half_q < 0.0 ? libm::cbrt(-half_q) : -libm::cbrt(half_q);
     const double single = 2.0 * u - shift;
     if (near_unit(single)) return unit(single);
     return unit(-u - shift);
   }
   // One real root (Cardano).
   const double root = std::sqrt(discriminant);
-  return unit(std::cbrt(root - half_q) - std::cbrt(root + half_q) - shift);
+  return unit(libm::cbrt(root - half_q) - libm::cbrt(root + half_q) - shift);
 }
 
 // A point's time as the file states it. The rig holds the float nearest to the file's decimal
@@ -109,7 +110,7 @@ double bezier_parameter(double x0, double x1, double x2, double x3, double t) {
 float ease_sine(float x) {
   if (!(x > 0.0f)) return 0.0f;  // below 0, and NaN
   if (x >= 1.0f) return 1.0f;
-  return 0.5f - 0.5f * std::cos(std::numbers::pi_v<float> * x);
+  return 0.5f - 0.5f * libm::cos(std::numbers::pi_v<float> * x);
 }
 
 float curve_value(float start_time, float start_value, std::span<const CurveSegment> segments, double time,

@@ -7,13 +7,14 @@
 #include <cmath>
 #include <numbers>
 
+#include "base/libm.hpp"
 #include "anim/cubism_store.hpp"
 #include "base/sized.hpp"
 
 namespace p2l::anim {
 namespace {
 
-double ease(double x) { return 0.5 - 0.5 * std::cos(std::numbers::pi * std::clamp(x, 0.0, 1.0)); }
+double ease(double x) { return 0.5 - 0.5 * libm::cos(std::numbers::pi * std::clamp(x, 0.0, 1.0)); }
 
 // The fade-in term of an entry [age] seconds old: 1 at once for a fade time <= 0 (or NaN).
 double fade_in_term(double age, float fade) { return fade > 0.0f ? ease(age / fade) : 1.0; }

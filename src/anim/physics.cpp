@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "base/libm.hpp"
 #include "base/sized.hpp"
 
 namespace p2l::anim {
@@ -23,8 +24,8 @@ float degrees_to_radian(float degrees) { return (degrees / 180.0f) * kPi; }
 
 // atan2(to) - atan2(from), wrapped into [-pi, pi].
 float direction_to_radian(float from_x, float from_y, float to_x, float to_y) {
-  const float q1 = std::atan2(to_y, to_x);
-  const float q2 = std::atan2(from_y, from_x);
+  const float q1 = libm::atan2(to_y, to_x);
+  const float q2 = libm::atan2(from_y, from_x);
   float r = q1 - q2;
   while (r < -kPi) r += kPi * 2.0f;
   while (r > kPi) r -= kPi * 2.0f;
@@ -34,7 +35,7 @@ float direction_to_radian(float from_x, float from_y, float to_x, float to_y) {
 // Cubism's CubismVector2::Normalize (length = pow(x*x + y*y, 0.5)); a zero, infinite or NaN
 // length gives (0, 0) where Cubism would divide into NaN.
 void normalize(float& x, float& y) {
-  const float length = std::pow((x * x) + (y * y), 0.5f);
+  const float length = libm::pow((x * x) + (y * y), 0.5f);
   if (!(length > 0.0f) || !std::isfinite(length)) {
     x = 0.0f;
     y = 0.0f;
@@ -196,8 +197,8 @@ Physics::Vec Physics::translation(const Group& g, std::span<const float> source,
     }
   }
   const float rad = degrees_to_radian(-angle);
-  t.x = (t.x * std::cos(rad)) - (t.y * std::sin(rad));
-  t.y = (t.x * std::sin(rad)) + (t.y * std::cos(rad));
+  t.x = (t.x * libm::cos(rad)) - (t.y * libm::sin(rad));
+  t.y = (t.x * libm::sin(rad)) + (t.y * libm::cos(rad));
   if (!finite2(t.x, t.y)) t = {};
   return t;
 }
@@ -205,7 +206,7 @@ Physics::Vec Physics::translation(const Group& g, std::span<const float> source,
 // Cubism's RadianToDirection of the total input angle, normalised: where the strand hangs.
 Physics::Vec Physics::gravity_direction(float angle) {
   const float total_radian = degrees_to_radian(angle);
-  Vec gravity{std::sin(total_radian), std::cos(total_radian)};
+  Vec gravity{libm::sin(total_radian), libm::cos(total_radian)};
   normalize(gravity.x, gravity.y);
   return gravity;
 }
@@ -227,8 +228,8 @@ void Physics::update_points(const Group& g, Vec root, float angle, float h) {
     const float radian =
         direction_to_radian(p.last_gravity.x, p.last_gravity.y, gravity.x, gravity.y) / kAirResistance;
     // Cubism's sequential assignment: the y line reads the x just written.
-    direction.x = (std::cos(radian) * direction.x) - (direction.y * std::sin(radian));
-    direction.y = (std::sin(radian) * direction.x) + (direction.y * std::cos(radian));
+    direction.x = (libm::cos(radian) * direction.x) - (direction.y * libm::sin(radian));
+    direction.y = (libm::sin(radian) * direction.x) + (direction.y * libm::cos(radian));
     p.position = {parent.position.x + direction.x, parent.position.y + direction.y};
 
     const Vec velocity{p.velocity.x * delay, p.velocity.y * delay};

@@ -241,7 +241,7 @@ CubismFrame cubism_rotation(const RotationInput& in, const CubismFrame* parent, 
         found = true;
       }
     }
-    float turn = cubism_math::atan2(last_direction[1], last_direction[0]) - cubism_math::atan2(probe, 0.0f);
+    float turn = libm::atan2(last_direction[1], last_direction[0]) - libm::atan2(probe, 0.0f);
     while (turn < -kPi) turn += 2 * kPi;
     while (turn > kPi) turn -= 2 * kPi;
     f.x = tx;
@@ -250,8 +250,8 @@ CubismFrame cubism_rotation(const RotationInput& in, const CubismFrame* parent, 
     f.scale = in.scale * parent->inherited_scale;
   }
   const float radians = f.angle * kPi / 180.0f;
-  f.sin = cubism_math::sin(radians);
-  f.cos = cubism_math::cos(radians);
+  f.sin = libm::sin(radians);
+  f.cos = libm::cos(radians);
   f.scaled_sin = f.scale * f.sin;
   f.scaled_cos = f.scale * f.cos;
   f.inherited_scale = f.scale;

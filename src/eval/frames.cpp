@@ -1,5 +1,6 @@
 #include "eval/frames.hpp"
 
+#include "base/libm.hpp"
 #include "eval/frames_simd.hpp"
 #include "eval/warp_cell.hpp"
 
@@ -253,13 +254,13 @@ Frame rotation_frame(const Frame* parent, Pivot p, float base_angle, bool flip_x
     map_warp(*parent, p.x, p.y, f.origin_x, f.origin_y);
     map_warp(*parent, p.x, p.y - 0.1f, ax, ay);
     // Measured toward the point above, so a collapsed lattice turns the frame a quarter.
-    const float turn = std::atan2(ay - f.origin_y, ax - f.origin_x) * kDegreesPerRadian + 90.0f;
+    const float turn = libm::atan2(ay - f.origin_y, ax - f.origin_x) * kDegreesPerRadian + 90.0f;
     f.angle = p.angle + turn;
     f.scale = p.scale * parent->scale;
   }
   const float radians = f.angle * kRadiansPerDegree;
-  f.sin = std::sin(radians);
-  f.cos = std::cos(radians);
+  f.sin = libm::sin(radians);
+  f.cos = libm::cos(radians);
   return f;
 }
 

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <string_view>
 
+#include "base/libm.hpp"
 #include "base/message.hpp"
 #include "eval/evaluate.hpp"
 #include "eval/grid.hpp"
@@ -219,9 +220,9 @@ void along_arc(const ArcPlan& arc, const std::vector<Pivot>& forms, const float*
   const Pivot& a = forms[static_cast<std::size_t>(arc.key_cell[s.lo])];
   const Pivot& b = forms[static_cast<std::size_t>(arc.key_cell[s.hi])];
   constexpr float kPi = 3.14159265358979323846f, kTau = 6.28318530717958647692f;
-  const float ra = std::hypot(a.x - arc.cx, a.y - arc.cy), rb = std::hypot(b.x - arc.cx, b.y - arc.cy);
-  const float start = std::atan2(a.y - arc.cy, a.x - arc.cx);
-  float turn = std::atan2(b.y - arc.cy, b.x - arc.cx) - start;
+  const float ra = libm::hypot(a.x - arc.cx, a.y - arc.cy), rb = libm::hypot(b.x - arc.cx, b.y - arc.cy);
+  const float start = libm::atan2(a.y - arc.cy, a.x - arc.cx);
+  float turn = libm::atan2(b.y - arc.cy, b.x - arc.cx) - start;
   // The short way round: the writer keeps every step under half a turn.
   if (turn > kPi)
     turn -= kTau;
@@ -229,8 +230,8 @@ void along_arc(const ArcPlan& arc, const std::vector<Pivot>& forms, const float*
     turn += kTau;
   const float angle = start + turn * s.t, radius = ra + (rb - ra) * s.t;
   const float chord_x = a.x + (b.x - a.x) * s.t, chord_y = a.y + (b.y - a.y) * s.t;
-  p.x += arc.cx + radius * std::cos(angle) - chord_x;
-  p.y += arc.cy + radius * std::sin(angle) - chord_y;
+  p.x += arc.cx + radius * libm::cos(angle) - chord_x;
+  p.y += arc.cy + radius * libm::sin(angle) - chord_y;
 }
 
 ChannelState mesh_local_hooked(AdvancedState& a, InstanceState& s, std::size_t m, float* out) {

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "base/libm.hpp"
 #include "base/sized.hpp"
 
 namespace p2l::ext {
@@ -20,11 +21,11 @@ constexpr float kFramePin = 0.5f;
 // The flip guard pushes a triangle back out once it shrinks below this share of its rest area.
 constexpr float kMinAreaShare = 0.2f;
 
-float exp_d(float v) { return static_cast<float>(std::exp(static_cast<double>(v))); }
+float exp_d(float v) { return static_cast<float>(libm::exp(static_cast<double>(v))); }
 float sqrt_d(float v) { return static_cast<float>(std::sqrt(static_cast<double>(v))); }
-float sin_d(float v) { return static_cast<float>(std::sin(static_cast<double>(v))); }
-float cos_d(float v) { return static_cast<float>(std::cos(static_cast<double>(v))); }
-float atan2_d(float y, float x) { return static_cast<float>(std::atan2(static_cast<double>(y), static_cast<double>(x))); }
+float sin_d(float v) { return static_cast<float>(libm::sin(static_cast<double>(v))); }
+float cos_d(float v) { return static_cast<float>(libm::cos(static_cast<double>(v))); }
+float atan2_d(float y, float x) { return static_cast<float>(libm::atan2(static_cast<double>(y), static_cast<double>(x))); }
 
 // The editor's float atan2 (its FastAngle): fold into the first octant, shift arguments past
 // tan(pi/8) by pi/4 so the series converges fast, odd Taylor series up to t^15, unfold.

@@ -2,6 +2,7 @@
 #include <cmath>
 #include <map>
 
+#include "base/libm.hpp"
 #include "import/cubism/limits.hpp"
 #include "import/cubism/side_files.hpp"
 
@@ -39,7 +40,7 @@ void segments(const Node& setting, PhysicsGroup& g, ImportReport& report) {
       lossy |= radius != 0 || x != 0 || y != 0;
     } else {
       s.length = radius;
-      const double d = std::hypot(double{x} - px, double{y} - py);
+      const double d = libm::hypot(double{x} - px, double{y} - py);
       lossy |= std::fabs(d - radius) > 1e-4 * std::fmax(1.0, std::fabs(radius));
     }
     px = x;

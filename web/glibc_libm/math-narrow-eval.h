@@ -1,2 +1,0 @@
-/* glibc-internal header name; see shim.h. */
-#include "shim.h"
