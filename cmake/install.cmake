@@ -1,9 +1,10 @@
 # What `cmake --install` puts where (GNU layout), the CMake package p2lConfig.cmake, the
 # pkg-config files, and the Debian package that `cpack` makes from the same install.
 #
-#   include/p2l/*.h, *.hpp        the C API (p2l.h) and the C++ API
+#   include/p2l/*.h, *.hpp        the C API (p2l.h, p2l_cubism.h) and the C++ API
 #   include/Live2DCubismCore.h    the Cubism Core API (docs/CUBISM_CORE.md)
-#   lib/libp2l.so.1.4.0, .so.1, .so   the C API (soname from the ABI's major number)
+#   lib/libp2l.so.1.4.0, .so.1, .so   the C API with the Cubism import (soname from the ABI's major
+#                                 number); needs libcrypto (OpenSSL 3) at run time
 #   lib/libp2l.a, libp2l_json.a, libp2l_cubism.a, libp2l_csm.a   the static libraries
 #   lib/libLive2DCubismCore.so, .a    the drop-in Cubism Core (unversioned, as the official one)
 #   lib/cmake/p2l/                find_package(p2l CONFIG)
@@ -63,11 +64,20 @@ file(RELATIVE_PATH P2L_PC_INCLUDEDIR ${CMAKE_INSTALL_PREFIX} ${CMAKE_INSTALL_FUL
 # C++ runtime.
 set(P2L_PC_STATIC_REQUIRES "zlib libzstd libpng")
 set(P2L_PC_STATIC_LIBS "\${libdir}/libp2l.a -lstdc++ -lm")
+# libp2l.so links libcrypto (the Cubism import's source hash) itself, so hosts need no -lcrypto;
+# it is named for static links only, as Libs.private rather than Requires.private, which
+# pkg-config resolves even for --cflags and which would then fail wherever the .deb is installed
+# without OpenSSL's development files (it depends on libssl3, which has no libcrypto.pc).
 if(BUILD_SHARED_LIBS)
+  set(P2L_PC_DESCRIPTION "the C API for .p2lrt rigs (p2l/p2l.h) and Cubism models (p2l/p2l_cubism.h)")
   set(P2L_PC_LIBS "-L\${libdir} -lp2l")
+  set(P2L_PC_LIBS_PRIVATE "-lcrypto")
   set(P2L_PC_REQUIRES "")
 else()
+  # libp2l.a only: the Cubism import is libp2l_cubism.a (p2l::import), as in the CMake package.
+  set(P2L_PC_DESCRIPTION "the C API for .p2lrt rigs (p2l/p2l.h)")
   set(P2L_PC_LIBS "${P2L_PC_STATIC_LIBS}")
+  set(P2L_PC_LIBS_PRIVATE "")
   set(P2L_PC_REQUIRES "${P2L_PC_STATIC_REQUIRES}")
 endif()
 foreach(pc p2l p2l-static p2l-cubism-core)
@@ -77,7 +87,11 @@ endforeach()
 
 # The Debian package: `cpack -G DEB` in a build configured with -DCMAKE_INSTALL_PREFIX=/usr
 # (then the libraries go to Debian's multiarch folder). dpkg-shlibdeps finds what it depends
-# on; the shlibs file lets packages built against libp2l.so.1 depend on this one.
+# on, from what the libraries and the command link: libssl3 (libcrypto.so.3, OpenSSL 3,
+# Apache-2.0) among them, which libp2l.so needs for the Cubism import (not named here as well:
+# CPack appends the scan to CPACK_DEBIAN_PACKAGE_DEPENDS, and libssl3 would then be listed twice;
+# scripts/deb_test.sh checks that it is there). The shlibs file lets packages built against
+# libp2l.so.1 depend on this one.
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME p2lrt)
 set(CPACK_PACKAGE_VENDOR "p2lrt")

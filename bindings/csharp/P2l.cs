@@ -156,12 +156,36 @@ namespace P2lRuntime
             }
         }
 
+        /// <summary>A Cubism import's report lines (p2l_cubism.h), copied; empty for none.</summary>
+        internal static string[] ReportLines(uint count, Func<uint, IntPtr> line)
+        {
+            string[] lines = new string[count];
+            for (uint i = 0; i < count; i++) lines[i] = Utf8(line(i));
+            return lines;
+        }
+
         /// <summary>The bytes of a file, for the Load(path) overloads.</summary>
         internal static byte[] ReadFile(string path)
         {
             if (path == null) throw new ArgumentNullException("path");
             return File.ReadAllBytes(path);
         }
+    }
+
+    /// <summary>How ImportCubism reads a Cubism model (p2l_cubism.h's P2L_IMPORT_* flags); None is
+    /// what `p2lrt import` does.</summary>
+    [Flags]
+    public enum ImportOptions : uint
+    {
+        /// <summary>Cubism's rules, motions played as Cubism's Framework plays them, textures embedded.</summary>
+        None = 0,
+        /// <summary>The format's own core rules instead of Cubism's (the report lists what they approximate).</summary>
+        OriginalRules = P2lNative.P2L_IMPORT_ORIGINAL_RULES,
+        /// <summary>Motions, expressions and the pose play by p2lrt's rules instead of the Framework's.</summary>
+        P2lrtPlayback = P2lNative.P2L_IMPORT_P2LRT_PLAYBACK,
+        /// <summary>Texture pages name their PNG files instead of holding their pixels (the
+        /// software renderer then draws their meshes transparent).</summary>
+        ExternalTextures = P2lNative.P2L_IMPORT_EXTERNAL_TEXTURES,
     }
 
     /// <summary>A loaded .p2lrt file that any number of rigs share (read-only, any thread).</summary>
@@ -194,6 +218,30 @@ namespace P2lRuntime
         public static Model Load(string path, bool verifyCrc = false)
         {
             return Load(P2l.ReadFile(path), verifyCrc);
+        }
+
+        /// <summary>Imports a Cubism model (a .model3.json with its moc3 and side files, or a bare
+        /// .moc3) from disk, as `p2lrt import` does. Throws P2lException with the library's message
+        /// (naming the file and the JSON path at fault) when it does not import.</summary>
+        public static Model ImportCubism(string path, ImportOptions options = ImportOptions.None)
+        {
+            if (path == null) throw new ArgumentNullException("path");
+            byte[] error = new byte[P2l.ErrorCapacity];
+            P2lModel handle = P2lNative.p2l_model_import_cubism(P2l.Utf8z(path), (uint)options, error, (UIntPtr)error.Length);
+            if (handle.IsInvalid)
+            {
+                handle.Dispose();
+                throw new P2lException(P2l.ErrorText(error));
+            }
+            return new Model(handle);
+        }
+
+        /// <summary>What the import did not carry over exactly, one line each, in the words of
+        /// `p2lrt import`; empty for a model that was loaded rather than imported.</summary>
+        public string[] ImportReport()
+        {
+            return P2l.ReportLines(P2lNative.p2l_model_import_report_count(handle),
+                                   i => P2lNative.p2l_model_import_report_line(handle, i));
         }
 
         /// <summary>A new rig on this model, at the default pose and evaluated once.</summary>
@@ -269,6 +317,31 @@ namespace P2lRuntime
         public static Rig Load(string path, bool verifyCrc = false)
         {
             return Load(P2l.ReadFile(path), verifyCrc);
+        }
+
+        /// <summary>Imports a Cubism model (a .model3.json with its moc3 and side files, or a bare
+        /// .moc3) from disk into a rig at its default pose, already evaluated: the same rig as
+        /// Load of the .p2lrt that `p2lrt import` writes for it. Throws P2lException with the
+        /// library's message (naming the file and the JSON path at fault) when it does not import.</summary>
+        public static Rig ImportCubism(string path, ImportOptions options = ImportOptions.None)
+        {
+            if (path == null) throw new ArgumentNullException("path");
+            byte[] error = new byte[P2l.ErrorCapacity];
+            P2lRig handle = P2lNative.p2l_rig_import_cubism(P2l.Utf8z(path), (uint)options, error, (UIntPtr)error.Length);
+            if (handle.IsInvalid)
+            {
+                handle.Dispose();
+                throw new P2lException(P2l.ErrorText(error));
+            }
+            return new Rig(handle);
+        }
+
+        /// <summary>What the import did not carry over exactly, one line each, in the words of
+        /// `p2lrt import` ("haru.physics3.json: ..."); empty for a rig that was loaded from a
+        /// .p2lrt rather than imported.</summary>
+        public string[] ImportReport()
+        {
+            return P2l.ReportLines(P2lNative.p2l_import_report_count(handle), i => P2lNative.p2l_import_report_line(handle, i));
         }
 
         /// <summary>Frees the rig. Calls afterwards throw ObjectDisposedException.</summary>

@@ -1,13 +1,17 @@
 // Smoke test of the C# bindings against a built libp2l: every entry point resolves, the example
-// character loads with the counts `p2lrt info` prints, animates, and renders as its golden images.
+// character loads with the counts `p2lrt info` prints, animates, and renders as its golden images;
+// a Cubism model imports as `p2lrt import` imports it.
 //
 //   mono Smoke.exe --rig examples/character/character.p2lrt --info info.txt \
-//                  --golden examples/character/golden [--lib DIR]
+//                  --golden examples/character/golden [--lib DIR] \
+//                  [--cubism MODEL.model3.json --cubism-p2lrt IMPORTED.p2lrt --cubism-log IMPORT.log]
 //
 // --info is the output of `p2lrt info` on the same rig: the expected counts come from the C++
 // tool, not from this program. --lib names the directory libp2l must be loaded from (checked in
-// /proc/self/maps on Linux). The last line printed is "N passed, M failed"; the exit code is 1
-// when anything failed, 2 for bad arguments.
+// /proc/self/maps on Linux). --cubism names a model3.json (the npm Haru, never in the repository),
+// --cubism-p2lrt what `p2lrt import` wrote for it and --cubism-log what it printed; without them
+// the import checks are skipped, saying so. The last line printed is "N passed, M failed"; the exit
+// code is 1 when anything failed, 2 for bad arguments.
 using System;
 using System.Collections.Generic;
 using System.Globalization;
@@ -19,7 +23,8 @@ using System.Runtime.InteropServices;
 using System.Text.RegularExpressions;
 using P2lRuntime;
 
-static class Smoke
+// The Cubism import checks are in SmokeImport.cs.
+static partial class Smoke
 {
     static int passed, failed;
 
@@ -60,7 +65,8 @@ static class Smoke
         }
         if (args.Length % 2 != 0 || !options.ContainsKey("rig") || !options.ContainsKey("info") || !options.ContainsKey("golden"))
         {
-            Console.Error.WriteLine("usage: mono Smoke.exe --rig FILE.p2lrt --info P2LRT_INFO.txt --golden DIR [--lib DIR]");
+            Console.Error.WriteLine("usage: mono Smoke.exe --rig FILE.p2lrt --info P2LRT_INFO.txt --golden DIR [--lib DIR] "
+                                    + "[--cubism MODEL3_JSON --cubism-p2lrt IMPORTED.p2lrt --cubism-log IMPORT_LOG]");
             return 2;
         }
         string rigPath = options["rig"], goldenDir = options["golden"];
@@ -76,6 +82,10 @@ static class Smoke
         Group("render order", () => RenderOrder(rigPath));
         Group("handles", () => Handles(rigPath));
         Group("golden", () => Golden(rigPath, goldenDir));
+        if (options.ContainsKey("cubism") && options.ContainsKey("cubism-p2lrt") && options.ContainsKey("cubism-log"))
+            Group("cubism import", () => CubismImport(options["cubism"], options["cubism-p2lrt"], options["cubism-log"]));
+        else
+            Console.WriteLine("skip  cubism import: no --cubism, --cubism-p2lrt and --cubism-log");
 
         Console.WriteLine(passed + " passed, " + failed + " failed");
         return failed == 0 ? 0 : 1;
@@ -98,7 +108,7 @@ static class Smoke
                 missing.Add(method.Name + " (" + e.GetType().Name + ")");
             }
         }
-        Check(methods.Count == P2lNative.FunctionCount, "P2lNative imports every function of p2l.h",
+        Check(methods.Count == P2lNative.FunctionCount, "P2lNative imports every function of p2l.h and p2l_cubism.h",
               methods.Count + " imports, the header declares " + P2lNative.FunctionCount);
         Check(missing.Count == 0, methods.Count - missing.Count + " of " + methods.Count + " entry points resolve",
               "unresolved: " + string.Join(", ", missing));

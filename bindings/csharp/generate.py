@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
-"""Writes bindings/csharp/P2lNative.g.cs, the C# P/Invoke declarations of include/p2l/p2l.h.
+"""Writes bindings/csharp/P2lNative.g.cs, the C# P/Invoke declarations of the C API that libp2l
+exports: include/p2l/p2l.h and include/p2l/p2l_cubism.h (the Cubism import).
 
-    python3 bindings/csharp/generate.py            # rewrite P2lNative.g.cs from the header
+    python3 bindings/csharp/generate.py            # rewrite P2lNative.g.cs from the headers
     python3 bindings/csharp/generate.py --check    # exit 1, with a diff, when it is out of date
-    python3 bindings/csharp/generate.py --header H --out F   # other paths (e.g. a modified copy)
+    python3 bindings/csharp/generate.py --header H [--header H2] --out F   # other paths (e.g. a
+                                                   # modified copy), read in the order given
 
-Standard library only. The header is read as a list of statements, and every one of them must be
+Standard library only. Each header is read as a list of statements, and every one of them must be
 understood: a P2L_API function, a typedef of an opaque handle or of a callback, an integer #define,
 one of the function-like macros whose translation is written out below, or one of the few things
 that carry nothing for C# (include guard, includes, conditionals, extern "C"). Anything else stops
@@ -19,7 +21,8 @@ How C types become C# types (the rules the header's documentation allows):
   P2lRig *, P2lModel *      the SafeHandle classes P2lRig and P2lModel of P2l.cs, except as the
                             argument of a *_free function, which takes the raw IntPtr (that is what
                             the SafeHandle's ReleaseHandle passes)
-  callback typedefs         a delegate of the same name, [UnmanagedFunctionPointer(Cdecl)]
+  callback typedefs         a delegate of the same name, [UnmanagedFunctionPointer(Cdecl)]; its
+                            pointer arguments are IntPtr, a bool result is one byte
   const char * argument     byte[]: NUL-terminated UTF-8 (P2l.Utf8z makes one)
   char *x + size_t x_capacity   byte[] that receives a NUL-terminated message
   const T * argument        T[] read by the function (may be null where the header allows NULL)
@@ -39,7 +42,10 @@ import re
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-DEFAULT_HEADER = os.path.normpath(os.path.join(HERE, "..", "..", "include", "p2l", "p2l.h"))
+ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
+# Every header whose functions libp2l.so exports (tests/capi/check_exports.cmake checks the same
+# set), in this order: p2l_cubism.h builds on p2l.h's handles.
+DEFAULT_HEADERS = [os.path.join(ROOT, "include", "p2l", name) for name in ("p2l.h", "p2l_cubism.h")]
 DEFAULT_OUT = os.path.join(HERE, "P2lNative.g.cs")
 REGENERATE = "/usr/bin/python3 bindings/csharp/generate.py"
 
@@ -84,9 +90,10 @@ using virtual void volatile while""".split())
 
 
 class Untranslatable(Exception):
-    def __init__(self, line, message):
+    def __init__(self, line, message, path=None):
         super().__init__(message)
         self.line = line
+        self.path = path  # the header; set by read_headers
 
 
 # ---------------------------------------------------------------------------------------------
@@ -358,12 +365,14 @@ def return_csharp(t, function, line):
     raise Untranslatable(line, "%s returns %s by value, which has no translation" % (function, t.text))
 
 
-def callback_csharp(t, line, what):
+def callback_csharp(t, line, what, result=False):
     if t.pointers:
         return "IntPtr"
     if t.base == "void":
         return "void"
-    if t.base in SCALARS and t.base != "bool":
+    # A bool result is marshalled as one byte by the delegate's [return: MarshalAs] (bool
+    # arguments would need the same per argument; none exists, so they stay refused).
+    if t.base in SCALARS and (t.base != "bool" or result):
         return SCALARS[t.base]
     raise Untranslatable(line, "%s of type %s in a callback has no translation" % (what, t.text))
 
@@ -391,8 +400,10 @@ def parse_statement(header, line, text):
         for t, pname in split_arguments(args, line):
             params.append("%s %s" % (callback_csharp(t, line, "argument " + pname), csharp_name(pname)))
         HEADER_DELEGATES.add(name)
-        csharp = ("[UnmanagedFunctionPointer(CallingConvention.Cdecl)]\n    public delegate %s %s(%s);"
-                  % (callback_csharp(result_type, line, "the result"), name, ", ".join(params)))
+        returns = ("\n    [return: MarshalAs(UnmanagedType.I1)]"
+                   if result_type.base == "bool" and not result_type.pointers else "")
+        csharp = ("[UnmanagedFunctionPointer(CallingConvention.Cdecl)]%s\n    public delegate %s %s(%s);"
+                  % (returns, callback_csharp(result_type, line, "the result", result=True), name, ", ".join(params)))
         header.delegates.append((name, text, csharp))
         return
     if text.startswith("typedef"):
@@ -424,9 +435,9 @@ def parse_statement(header, line, text):
     raise Untranslatable(line, "a declaration this generator does not know: %s" % text)
 
 
-def read_header(text):
-    HEADER_DELEGATES.clear()
-    header = Header()
+def read_one(header, text):
+    """Adds one header's declarations to [header]."""
+    functions_before = len(header.functions)
     previous = None
     for line, kind, body in statements(text):
         if kind == "#":
@@ -442,31 +453,54 @@ def read_header(text):
         else:
             parse_statement(header, line, body)
             previous = None
-    for name in HANDLES:
-        if name not in header.handles:
-            raise Untranslatable(0, "the header no longer declares %s; remove it from HANDLES and P2l.cs" % name)
-    if not header.functions:
+    translated = len(header.functions) - functions_before
+    if not translated:
         raise Untranslatable(0, "no P2L_API function found")
     # Every P2L_API outside a #define must have become a function.
     code = "\n".join(b for _, k, b in statements(text) if k == "c")
-    if code.count("P2L_API") != len(header.functions):
-        raise Untranslatable(0, "found %d P2L_API markers but translated %d functions"
-                             % (code.count("P2L_API"), len(header.functions)))
+    if code.count("P2L_API") != translated:
+        raise Untranslatable(0, "found %d P2L_API markers but translated %d functions" % (code.count("P2L_API"), translated))
+
+
+def read_headers(sources):
+    """The declarations of [sources], (path, text) pairs read in order into one Header: a later
+    header uses the handles, callbacks and constants of the earlier ones."""
+    HEADER_DELEGATES.clear()
+    header = Header()
+    for path, text in sources:
+        try:
+            read_one(header, text)
+        except Untranslatable as e:
+            e.path = path
+            raise
+    for name in HANDLES:
+        if name not in header.handles:
+            raise Untranslatable(0, "the headers no longer declare %s; remove it from HANDLES and P2l.cs" % name,
+                                 ", ".join(path for path, _ in sources))
     return header
+
+
+def shown(path):
+    """A header's name in the generated file: relative to the repository when inside it."""
+    relative = os.path.relpath(os.path.abspath(path), ROOT)
+    return os.path.basename(path) if relative.startswith("..") else relative.replace(os.sep, "/")
 
 
 # ---------------------------------------------------------------------------------------------
 # Writing
 
 
-def render(header):
+def render(header, paths):
+    names = " and ".join(shown(p) for p in paths)
+    files = " and ".join(os.path.basename(p) for p in paths)
     major = header.values.get("P2L_ABI_VERSION_MAJOR", (None,))[0]
     minor = header.values.get("P2L_ABI_VERSION_MINOR", (None,))[0]
     out = []
     w = out.append
     w("// <auto-generated>")
-    w("// P/Invoke declarations of include/p2l/p2l.h (ABI %s.%s), written by bindings/csharp/generate.py." % (major, minor))
-    w("// Do not edit: change the header, then regenerate from the repository root with")
+    w("// P/Invoke declarations of %s (ABI %s.%s)," % (names, major, minor))
+    w("// written by bindings/csharp/generate.py.")
+    w("// Do not edit: change the headers, then regenerate from the repository root with")
     w("//     %s" % REGENERATE)
     w("// and commit both; `%s --check` (run by bindings/csharp/test.sh) fails while they differ." % REGENERATE)
     w("// The rules that turn C types into C# types are described at the top of generate.py.")
@@ -480,7 +514,7 @@ def render(header):
         w("    // %s" % c_text)
         w("    " + csharp)
         w("")
-    w("    /// <summary>The C functions and constants of p2l.h, one to one. P2l.cs builds the friendly API on them.</summary>")
+    w("    /// <summary>The C functions and constants of %s, one to one. P2l.cs builds the friendly API on them.</summary>" % files)
     w("    public static class P2lNative")
     w("    {")
     w("        /// <summary>The native library: libp2l.so, p2l.dll or libp2l.dylib; statically linked on iOS.</summary>")
@@ -490,7 +524,7 @@ def render(header):
     w("        public const string Library = \"p2l\";")
     w("#endif")
     w("")
-    w("        /// <summary>How many functions p2l.h declares (and this class imports).</summary>")
+    w("        /// <summary>How many functions %s declare (and this class imports).</summary>" % files)
     w("        public const int FunctionCount = %d;" % len(header.functions))
     w("")
     for name, cs_type, value, body in header.constants:
@@ -511,21 +545,27 @@ def render(header):
 
 
 def main():
-    parser = argparse.ArgumentParser(description="Generate the C# P/Invoke declarations of p2l.h.")
-    parser.add_argument("--header", default=DEFAULT_HEADER, help="the C header (default: include/p2l/p2l.h)")
+    parser = argparse.ArgumentParser(description="Generate the C# P/Invoke declarations of p2l.h and p2l_cubism.h.")
+    parser.add_argument("--header", action="append",
+                        help="a C header, repeated for several, read in order (default: include/p2l/p2l.h, "
+                             "include/p2l/p2l_cubism.h)")
     parser.add_argument("--out", default=DEFAULT_OUT, help="the C# file (default: bindings/csharp/P2lNative.g.cs)")
-    parser.add_argument("--check", action="store_true", help="do not write; exit 1 when the file differs from the header")
+    parser.add_argument("--check", action="store_true", help="do not write; exit 1 when the file differs from the headers")
     args = parser.parse_args()
+    paths = args.header or DEFAULT_HEADERS
 
-    with open(args.header, encoding="utf-8") as f:
-        text = f.read()
+    sources = []
+    for path in paths:
+        with open(path, encoding="utf-8") as f:
+            sources.append((path, f.read()))
     try:
-        header = read_header(text)
+        header = read_headers(sources)
     except Untranslatable as e:
-        where = "%s:%d" % (args.header, e.line) if e.line else args.header
+        where = "%s:%d" % (e.path, e.line) if e.line else e.path
         print("generate.py: %s: cannot translate: %s" % (where, e), file=sys.stderr)
         return 2
-    generated = render(header)
+    generated = render(header, paths)
+    headers_text = ", ".join(os.path.relpath(p) for p in paths)
 
     if args.check:
         try:
@@ -536,11 +576,11 @@ def main():
             return 1
         if committed == generated:
             print("generate.py --check: %s matches %s (%d functions, %d constants)"
-                  % (os.path.relpath(args.out), os.path.relpath(args.header), len(header.functions), len(header.constants)))
+                  % (os.path.relpath(args.out), headers_text, len(header.functions), len(header.constants)))
             return 0
         diff = list(difflib.unified_diff(committed.splitlines(), generated.splitlines(),
-                                         "%s (committed)" % args.out, "%s (from %s)" % (args.out, args.header), lineterm=""))
-        print("generate.py --check: %s is out of date with %s:" % (args.out, args.header), file=sys.stderr)
+                                         "%s (committed)" % args.out, "%s (from %s)" % (args.out, headers_text), lineterm=""))
+        print("generate.py --check: %s is out of date with %s:" % (args.out, headers_text), file=sys.stderr)
         shown = diff[:80]
         for line in shown:
             print("  " + line, file=sys.stderr)

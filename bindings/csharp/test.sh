@@ -8,11 +8,17 @@
 # and logs (default: a temporary directory, removed afterwards); nothing is written into the
 # source tree.
 #
-# Steps: generate.py --check (P2lNative.g.cs against include/p2l/p2l.h); mcs builds
-# P2lRuntime.dll (P2lNative.g.cs + P2l.cs) and Smoke.exe, warnings as errors; mono runs the smoke
-# test on the example character, with the counts `p2lrt info` prints (p2lrt is looked for in
-# $P2LRT, next to LIBDIR, in LIBDIR/../bin or LIBDIR/../../bin, then on PATH); the Unity
-# component is compiled against the stub of the Unity API, and driven under mono with it.
+# Steps: generate.py --check (P2lNative.g.cs against include/p2l/p2l.h and p2l_cubism.h); mcs
+# builds P2lRuntime.dll (P2lNative.g.cs + P2l.cs) and Smoke.exe, warnings as errors; mono runs the
+# smoke test on the example character, with the counts `p2lrt info` prints (p2lrt is looked for in
+# $P2LRT, next to LIBDIR, in LIBDIR/../bin or LIBDIR/../../bin, then on PATH), and on the Cubism
+# sample Haru imported through the bindings against `p2lrt import`; the Unity component is
+# compiled against the stub of the Unity API, and driven under mono with it (the example, and Haru
+# from a StreamingAssets folder).
+#
+# Haru comes from npm into a cache outside the repository (scripts/fetch_cubism_core.sh; or
+# P2L_CUBISM_CORE=FOLDER of an unpacked live2dcubismcore 1.0.2); its licence forbids shipping it,
+# so nothing of it is written into the source tree. Without it the Haru checks are skipped, saying so.
 #
 # Needs: mono-mcs and mono-runtime (Debian), python3. Exit code 0 when everything passed.
 set -euo pipefail
@@ -63,6 +69,26 @@ fi
 
 step() { echo; echo "== $*"; }
 
+# Haru, and what `p2lrt import` makes of it: the reference for the bindings' import.
+haru_dir=${P2L_CUBISM_CORE:-}
+[ -n "$haru_dir" ] || haru_dir=$("$root/scripts/fetch_cubism_core.sh" 2>/dev/null) || haru_dir=
+haru_dir=${haru_dir:+$haru_dir/package/characters/haru_greeter_pro_jp/runtime}
+haru_model=haru_greeter_t03.model3.json
+cubism_args=()
+if [ -n "$haru_dir" ] && [ -f "$haru_dir/$haru_model" ]; then
+  step "p2lrt import $haru_model"
+  mkdir -p "$build/cubism"
+  if ! "$p2lrt" import "$haru_dir/$haru_model" -o "$build/cubism/haru.p2lrt" >"$build/cubism/import.log" 2>&1; then
+    cat "$build/cubism/import.log" >&2
+    echo "test.sh: p2lrt import failed on $haru_dir/$haru_model" >&2
+    exit 1
+  fi
+  tail -n 1 "$build/cubism/import.log"
+  cubism_args=(--cubism "$haru_dir/$haru_model" --cubism-p2lrt "$build/cubism/haru.p2lrt" --cubism-log "$build/cubism/import.log")
+else
+  echo "test.sh: no Haru (${haru_dir:-scripts/fetch_cubism_core.sh fetched nothing}); its checks are skipped" >&2
+fi
+
 step "generate.py --check"
 "$python" "$here/generate.py" --check
 
@@ -75,13 +101,14 @@ mcs_flags=(-warnaserror+ -warn:4 -nologo -debug- -optimize+)
 
 step "mcs: P2lRuntime.dll, Smoke.exe"
 mcs "${mcs_flags[@]}" -target:library -out:"$build/P2lRuntime.dll" "$here/P2lNative.g.cs" "$here/P2l.cs"
-mcs "${mcs_flags[@]}" -r:System.dll -r:System.Core.dll -r:"$build/P2lRuntime.dll" -out:"$build/Smoke.exe" "$here/Smoke.cs"
+mcs "${mcs_flags[@]}" -r:System.dll -r:System.Core.dll -r:"$build/P2lRuntime.dll" -out:"$build/Smoke.exe" "$here/Smoke.cs" "$here/SmokeImport.cs"
 
 step "mono Smoke.exe (libp2l: $library, p2lrt: $p2lrt)"
 "$p2lrt" info "$root/examples/character/character.p2lrt" >"$build/info.txt"
 set +e
 mono "$build/Smoke.exe" --rig "$root/examples/character/character.p2lrt" --info "$build/info.txt" \
-  --golden "$root/examples/character/golden" --lib "$(dirname "$library")" | tee "$build/smoke.log"
+  --golden "$root/examples/character/golden" --lib "$(dirname "$library")" ${cubism_args[@]+"${cubism_args[@]}"} \
+  | tee "$build/smoke.log"
 smoke=${PIPESTATUS[0]}
 set -e
 summary=$(tail -n 1 "$build/smoke.log")
@@ -105,7 +132,8 @@ mcs "${mcs_flags[@]}" -target:library -define:P2L_STUB_DRIVER -out:"$build/drive
 mcs "${mcs_flags[@]}" -define:UNITY_5_3_OR_NEWER -r:"$build/driver/UnityEngine.dll" -out:"$build/driver/StubDriver.exe" \
   "$unity/stub/StubDriver.cs" "${unity_sources[@]}"
 set +e
-mono "$build/driver/StubDriver.exe" "$root/examples/character/character.p2lrt" | tee "$build/driver.log"
+mono "$build/driver/StubDriver.exe" "$root/examples/character/character.p2lrt" ${cubism_args[1]+"${cubism_args[1]}"} \
+  | tee "$build/driver.log"
 driver=${PIPESTATUS[0]}
 set -e
 summary=$(tail -n 1 "$build/driver.log")

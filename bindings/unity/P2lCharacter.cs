@@ -1,5 +1,6 @@
-// A Unity component that plays a .p2lrt character and shows it through a texture drawn by the
-// runtime's software renderer (p2l_render), on a Renderer's material or a UI RawImage.
+// A Unity component that plays a .p2lrt character, or a Cubism model imported from its
+// .model3.json, and shows it through a texture drawn by the runtime's software renderer
+// (p2l_render), on a Renderer's material or a UI RawImage.
 //
 // Needs bindings/csharp/P2lNative.g.cs and bindings/csharp/P2l.cs in the project, and the native
 // library for each platform under Assets/Plugins (see README.md). This file has been compiled
@@ -18,7 +19,8 @@ public sealed class P2lCharacter : MonoBehaviour
     [Tooltip("The .p2lrt file, renamed to end in .bytes so that Unity imports it as a TextAsset.")]
     [SerializeField] private TextAsset rigFile = null;
 
-    [Tooltip("Used when no TextAsset is set: a path under StreamingAssets (or an absolute path).")]
+    [Tooltip("Used when no TextAsset is set: a path under StreamingAssets (or an absolute path) to a .p2lrt file, " +
+             "or to a Cubism model's .model3.json (imported at start, with its moc3 and side files beside it).")]
     [SerializeField] private string rigPath = "";
 
     [Tooltip("Clip id to play at start (empty: none).")]
@@ -57,7 +59,7 @@ public sealed class P2lCharacter : MonoBehaviour
     {
         try
         {
-            rig = rigFile != null ? Rig.Load(rigFile.bytes) : Rig.Load(ResolvePath(rigPath));
+            rig = rigFile != null ? Rig.Load(rigFile.bytes) : LoadPath(ResolvePath(rigPath));
         }
         catch (Exception e)
         {
@@ -142,6 +144,21 @@ public sealed class P2lCharacter : MonoBehaviour
     public void SetParameter(string parameterId, float value)
     {
         if (rig != null) rig.SetParameter(parameterId, value);
+    }
+
+    // A .p2lrt is read here; a Cubism model is imported by the library, which reads the
+    // model3.json's side files from its folder itself (a plain folder: not Android's or WebGL's
+    // StreamingAssets). What the import did not carry over exactly goes to the console.
+    private Rig LoadPath(string path)
+    {
+        if (!path.EndsWith(".model3.json", StringComparison.OrdinalIgnoreCase)) return Rig.Load(path);
+        Rig imported = Rig.ImportCubism(path);
+        string[] report = imported.ImportReport();
+        if (report.Length > 0)
+            Debug.Log("P2lCharacter: imported " + Path.GetFileName(path) + "; " + report.Length +
+                      " things not carried over exactly:", this);
+        foreach (string line in report) Debug.Log("P2lCharacter: " + line, this);
+        return imported;
     }
 
     private static string ResolvePath(string path)

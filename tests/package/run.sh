@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Installs a p2lrt build into a staging folder and builds hosts against the installed tree
 # only, the way projects outside the repository would: a C program through pkg-config (p2l,
-# then p2l-static), the C program and a C++ program through find_package(p2l CONFIG), and a
-# Cubism Core host through pkg-config p2l-cubism-core. Every host prints the example
-# character's vertices at one pose; all four printouts must be the same.
+# then p2l-static), the C program and a C++ program through find_package(p2l CONFIG), a
+# Cubism Core host through pkg-config p2l-cubism-core, and the C99 Cubism import host through
+# pkg-config p2l (libp2l.so). Every host prints the example character's vertices at one pose;
+# all four printouts must be the same.
 #   tests/package/run.sh BUILD_DIR   (a build configured with -DCMAKE_INSTALL_PREFIX=/usr)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -56,6 +57,19 @@ check find_package bash -c "cmake -S '$here/cxx' -B '$work/cmake' -DCMAKE_PREFIX
   && cmake --build '$work/cmake' -j 2"
 check cmake_cxx bash -c "'$work/cmake/p2l_consumer_cxx' '$example' ${pose[*]} > '$work/out_cxx.txt'"
 check cmake_c bash -c "LD_LIBRARY_PATH='$libdir' '$work/cmake/p2l_consumer_c_cmake' '$example' ${pose[*]} > '$work/out_c_cmake.txt'"
+# libp2l.so carries the Cubism import's C API (p2l_cubism.h, installed beside p2l.h): the C99
+# import host (tests/capi) built against the installed tree alone imports the npm Haru as the
+# installed `p2lrt import` does (77 from run_import_cubism.sh: Haru not fetched, compiled only).
+check cubism_exports bash -c "test -f '$prefix/include/p2l/p2l_cubism.h' \
+  && nm -D --defined-only '$libdir/libp2l.so' | grep -q ' T p2l_rig_import_cubism$'"
+if [[ " $(pkg-config --libs p2l) " == *" -lp2l "* ]]; then
+  check pkgconfig_cubism_import bash -c "$cc -std=c99 -Wall -Wextra -Werror $(pkg-config --cflags p2l) \
+    '$root/tests/capi/import_cubism.c' $(pkg-config --libs p2l) -o '$work/import_cubism_pc' \
+    && { LD_LIBRARY_PATH='$libdir' bash '$root/tests/capi/run_import_cubism.sh' '$prefix/bin/p2lrt' \
+         '$work/import_cubism_pc' '$work/import_cubism' || [ \$? -eq 77 ]; }"
+else
+  echo "package: skip pkgconfig_cubism_import (pkg-config p2l is libp2l.a here: BUILD_SHARED_LIBS=OFF)"
+fi
 # The same numbers from every host: the C API over libp2l.so and libp2l.a, and the C++ API.
 check same_output bash -c "test -s '$work/out_pc.txt' && cmp '$work/out_pc.txt' '$work/out_static.txt' \
   && cmp '$work/out_pc.txt' '$work/out_cxx.txt' && cmp '$work/out_pc.txt' '$work/out_c_cmake.txt'"

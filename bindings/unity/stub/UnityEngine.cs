@@ -107,16 +107,30 @@ namespace UnityEngine
 
     public static class Application
     {
+#if P2L_STUB_DRIVER
+        // The driver points it at a temporary folder; read-only in Unity.
+        private static string streamingAssets = "StreamingAssets";
+        public static string streamingAssetsPath { get { return streamingAssets; } set { streamingAssets = value; } }
+#else
         public static string streamingAssetsPath { get { return "StreamingAssets"; } }
+#endif
     }
 
     public static class Debug
     {
         internal static int errors, warnings;
+        internal static readonly System.Collections.Generic.List<string> logs = new System.Collections.Generic.List<string>();
 #if P2L_STUB_DRIVER
         public static int StubErrors { get { return errors; } }
         public static int StubWarnings { get { return warnings; } }
+        public static System.Collections.Generic.List<string> StubLogs { get { return logs; } }
 #endif
+
+        public static void Log(object message, Object context)
+        {
+            logs.Add(message == null ? "Null" : message.ToString());
+            Console.WriteLine("[Unity stub] log: " + message);
+        }
 
         public static void LogError(object message, Object context)
         {
