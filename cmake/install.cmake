@@ -44,6 +44,41 @@ install(FILES examples/character/character.p2lrt examples/character/README.md
 install(FILES README.md docs/FORMAT.md docs/RUNTIME.md docs/CUBISM_CORE.md docs/PACKAGING.md
         DESTINATION ${CMAKE_INSTALL_DOCDIR})
 
+# The licences of what the binaries carry: p2lrt's own (MIT) and, compiled into every library,
+# musl's math functions (docs/RUNTIME.md, "Math functions"), with the notices their files carry,
+# read from the fetched sources themselves. Debian looks for them in the package's copyright file.
+file(READ ${P2L_MUSL_MATH}/COPYRIGHT P2L_MUSL_COPYRIGHT)
+file(STRINGS ${P2L_MUSL_MATH}/__sin.c P2L_SUN_NOTICE REGEX "^ \\* (Copyright|Developed|Permission|software|is preserved)")
+file(STRINGS ${P2L_MUSL_MATH}/pow.c P2L_ARM_NOTICE REGEX "(Copyright|SPDX)")
+list(JOIN P2L_SUN_NOTICE "\n" P2L_SUN_NOTICE)
+list(JOIN P2L_ARM_NOTICE "\n" P2L_ARM_NOTICE)
+file(READ LICENSE P2L_LICENSE_TEXT)
+file(CONFIGURE OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/copyright CONTENT
+"p2lrt
+=====
+
+@P2L_LICENSE_TEXT@
+Third-party code compiled into the libraries and the command
+============================================================
+
+musl 1.2.2's math functions (sinf, cosf, atan2f, powf, sin, cos, atan2, acos, cbrt, exp, pow,
+hypot and their kernels), from Debian's emscripten 3.1.6 package, under p2lrt's own names. MIT;
+the functions from FreeBSD's msun carry Sun Microsystems' notice, exp, pow and powf Arm's.
+
+@P2L_MUSL_COPYRIGHT@
+The notice the msun files carry:
+
+@P2L_SUN_NOTICE@
+
+The notice Arm's files carry:
+
+@P2L_ARM_NOTICE@
+
+Linked dynamically: zlib, zstd, libpng, and libcrypto (OpenSSL 3, Apache-2.0) for the Cubism
+import's source hash; their Debian packages carry their licences.
+" @ONLY)
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/copyright DESTINATION ${CMAKE_INSTALL_DOCDIR})
+
 install(EXPORT p2lTargets NAMESPACE p2l:: DESTINATION ${P2L_INSTALL_CMAKEDIR})
 configure_package_config_file(cmake/package/p2lConfig.cmake.in ${CMAKE_CURRENT_BINARY_DIR}/p2lConfig.cmake
                               INSTALL_DESTINATION ${P2L_INSTALL_CMAKEDIR})

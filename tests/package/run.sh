@@ -43,6 +43,9 @@ export PKG_CONFIG_PATH=$pcdir
 check relocatable bash -c "! grep -rIl -e '$build' -e '$root' '$stage'"
 check soname bash -c "readelf -d '$libdir/libp2l.so' | grep -q 'SONAME.*libp2l.so.1\]'"
 check tool_info "$prefix/bin/p2lrt" info "$example"
+# The licences travel with the binaries: p2lrt's, and musl's for the math functions compiled in.
+check notices bash -c "f=\$(find '$prefix/share/doc' -name copyright -path '*p2l*' -print -quit) && grep -q 'p2lrt' \"\$f\" \
+  && grep -q 'Rich Felker' \"\$f\" && grep -q 'Sun Microsystems' \"\$f\" && grep -q 'Arm Limited' \"\$f\""
 
 cc=${CC:-cc}
 check pkgconfig_c bash -c "$cc -std=c99 -Wall -Wextra -Werror $(pkg-config --cflags p2l) '$here/consumer.c' \
