@@ -4,7 +4,7 @@
 #   include/p2l/*.h, *.hpp        the C API (p2l.h, p2l_cubism.h) and the C++ API
 #   include/Live2DCubismCore.h    the Cubism Core API (docs/CUBISM_CORE.md)
 #   lib/libp2l.so.1.4.0, .so.1, .so   the C API with the Cubism import (soname from the ABI's major
-#                                 number); needs libcrypto (OpenSSL 3) at run time
+#                                 number)
 #   lib/libp2l.a, libp2l_json.a, libp2l_cubism.a, libp2l_csm.a   the static libraries
 #   lib/libLive2DCubismCore.so, .a    the drop-in Cubism Core (unversioned, as the official one)
 #   lib/cmake/p2l/                find_package(p2l CONFIG)
@@ -62,8 +62,9 @@ Third-party code compiled into the libraries and the command
 ============================================================
 
 musl 1.2.2's math functions (sinf, cosf, atan2f, powf, sin, cos, atan2, acos, cbrt, exp, pow,
-hypot and their kernels), from Debian's emscripten 3.1.6 package, under p2lrt's own names. MIT;
-the functions from FreeBSD's msun carry Sun Microsystems' notice, exp, pow and powf Arm's.
+hypot and their kernels) and SHA-256 (crypt_sha256.c, public domain), from Debian's emscripten
+3.1.6 package, under p2lrt's own names. MIT; the functions from FreeBSD's msun carry Sun
+Microsystems' notice, exp, pow and powf Arm's.
 
 @P2L_MUSL_COPYRIGHT@
 The notice the msun files carry:
@@ -74,8 +75,7 @@ The notice Arm's files carry:
 
 @P2L_ARM_NOTICE@
 
-Linked dynamically: zlib, zstd, libpng, and libcrypto (OpenSSL 3, Apache-2.0) for the Cubism
-import's source hash; their Debian packages carry their licences.
+Linked dynamically: zlib, zstd and libpng; their Debian packages carry their licences.
 " @ONLY)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/copyright DESTINATION ${CMAKE_INSTALL_DOCDIR})
 
@@ -99,20 +99,14 @@ file(RELATIVE_PATH P2L_PC_INCLUDEDIR ${CMAKE_INSTALL_PREFIX} ${CMAKE_INSTALL_FUL
 # C++ runtime.
 set(P2L_PC_STATIC_REQUIRES "zlib libzstd libpng")
 set(P2L_PC_STATIC_LIBS "\${libdir}/libp2l.a -lstdc++ -lm")
-# libp2l.so links libcrypto (the Cubism import's source hash) itself, so hosts need no -lcrypto;
-# it is named for static links only, as Libs.private rather than Requires.private, which
-# pkg-config resolves even for --cflags and which would then fail wherever the .deb is installed
-# without OpenSSL's development files (it depends on libssl3, which has no libcrypto.pc).
 if(BUILD_SHARED_LIBS)
   set(P2L_PC_DESCRIPTION "the C API for .p2lrt rigs (p2l/p2l.h) and Cubism models (p2l/p2l_cubism.h)")
   set(P2L_PC_LIBS "-L\${libdir} -lp2l")
-  set(P2L_PC_LIBS_PRIVATE "-lcrypto")
   set(P2L_PC_REQUIRES "")
 else()
   # libp2l.a only: the Cubism import is libp2l_cubism.a (p2l::import), as in the CMake package.
   set(P2L_PC_DESCRIPTION "the C API for .p2lrt rigs (p2l/p2l.h)")
   set(P2L_PC_LIBS "${P2L_PC_STATIC_LIBS}")
-  set(P2L_PC_LIBS_PRIVATE "")
   set(P2L_PC_REQUIRES "${P2L_PC_STATIC_REQUIRES}")
 endif()
 foreach(pc p2l p2l-static p2l-cubism-core)
@@ -122,11 +116,7 @@ endforeach()
 
 # The Debian package: `cpack -G DEB` in a build configured with -DCMAKE_INSTALL_PREFIX=/usr
 # (then the libraries go to Debian's multiarch folder). dpkg-shlibdeps finds what it depends
-# on, from what the libraries and the command link: libssl3 (libcrypto.so.3, OpenSSL 3,
-# Apache-2.0) among them, which libp2l.so needs for the Cubism import (not named here as well:
-# CPack appends the scan to CPACK_DEBIAN_PACKAGE_DEPENDS, and libssl3 would then be listed twice;
-# scripts/deb_test.sh checks that it is there). The shlibs file lets packages built against
-# libp2l.so.1 depend on this one.
+# on; the shlibs file lets packages built against libp2l.so.1 depend on this one.
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME p2lrt)
 set(CPACK_PACKAGE_VENDOR "p2lrt")

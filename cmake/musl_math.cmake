@@ -1,4 +1,4 @@
-# musl's math functions under p2lrt's own names, compiled into every target (native and
+# musl's math functions (and its SHA-256) under p2lrt's own names, compiled into every target (native and
 # WebAssembly alike) so that evaluation computes the same bits on every machine, whatever the
 # host's libm (src/base/libm.hpp says why and which functions). P2L_MUSL_MATH names the folder
 # scripts/fetch_musl_math.sh fills, outside the repository; when it is not set or lacks a file,
@@ -51,11 +51,15 @@ function(p2l_add_musl_math target)
     endif()
     list(APPEND sources ${P2L_MUSL_MATH}/${f})
   endforeach()
-  add_library(${target} ${kind} ${sources})
   get_filename_component(root ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/.. ABSOLUTE)
+  if(NOT EXISTS ${P2L_MUSL_MATH}/crypt_sha256.c)
+    message(FATAL_ERROR "P2L_MUSL_MATH=${P2L_MUSL_MATH} lacks crypt_sha256.c (scripts/fetch_musl_math.sh fetches it)")
+  endif()
+  # musl's SHA-256 too, compiled inside p2lrt's wrapper (src/base/musl_libm/sha256.c says why).
+  add_library(${target} ${kind} ${sources} ${root}/src/base/musl_libm/sha256.c)
   # The shim headers (math.h, libm.h, features.h) come before the platform's; p2l_names.h
   # gives every external name p2lrt's prefix.
-  target_include_directories(${target} BEFORE PRIVATE ${root}/src/base/musl_libm)
+  target_include_directories(${target} BEFORE PRIVATE ${root}/src/base/musl_libm ${P2L_MUSL_MATH})
   # As musl builds them: IEEE arithmetic, nothing fused, reordered or folded into a builtin.
   target_compile_options(${target} PRIVATE "SHELL:-include ${root}/src/base/musl_libm/p2l_names.h" -std=c99 -O2
                          -ffp-contract=off -fno-fast-math -fno-math-errno -fno-builtin -w

@@ -13,13 +13,15 @@
 # atan, acos and cbrt come from FreeBSD's msun (Sun Microsystems' notice: "Permission to use,
 # copy, modify, and distribute this software is freely granted, provided that this notice is
 # preserved", kept in each file); exp, pow and powf are Arm's optimized-routines (MIT, SPDX
-# line in each file). Nothing enters the repository.
+# line in each file). Also musl's SHA-256 (crypt_sha256.c, public domain), for the Cubism
+# import's source hash (src/import/cubism/sha256.cpp). Nothing enters the repository.
 #   scripts/fetch_musl_math.sh   -> e.g. /root/.cache/p2lrt/musl-libm-emscripten-3.1.6
 set -euo pipefail
 CACHE=${P2L_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/p2lrt}
 DEST="$CACHE/musl-libm-emscripten-3.1.6"
 VERSION="3.1.6~dfsg-5"
-SUMS="2583af55446f07da3225186c368a7aae5a0a0a0edab268967f4122b92e222b87  sinf.c
+SUMS="26f3ae83a89a52640f3979df81eb50a431e75c83d5c18f1487325a39ee84fb73  crypt_sha256.c
+2583af55446f07da3225186c368a7aae5a0a0a0edab268967f4122b92e222b87  sinf.c
 33cf828e8e733da2b72c723b9ff20057b9a4f10df72a3923dadcb626c23d222c  cosf.c
 de7026bcd159b7d06a8cbcc162df722014f3b1a3cc4183116b6b7829eef1d118  __sindf.c
 0ba872cc7e26b93bb9784d19fee84b263e1fa3543a76ec3c0893aea47453a2a7  __cosdf.c
@@ -59,7 +61,7 @@ b56440ed59fa1e1aaaf6bf8b672c8bb71eaf844457906f7773da1d67d7ef013b  __math_invalid
 84aa910bdc5e7ccfed42098c37c44e278aa942d46e5a51d5ee8273336c79e719  __math_divzero.c
 5feafe10347636884a071a5096f912d5ca4a0939844804ca09b88241405648ad  __math_xflow.c"
 
-if [[ -f "$DEST/sinf.c" ]] && (cd "$DEST" && echo "$SUMS" | sha256sum --check --status); then
+if [[ -f "$DEST/sinf.c" ]] && (cd "$DEST" && echo "$SUMS" | sha256sum --check --status 2> /dev/null); then
   echo "$DEST"
   exit 0
 fi
@@ -83,11 +85,12 @@ if ! download && ! { update && download; }; then
 fi
 src=./usr/share/emscripten/system/lib/libc/musl/src/math
 members=()
-while read -r _ file; do members+=("$src/$file"); done <<< "$SUMS"
-dpkg-deb --fsys-tarfile "$work"/emscripten_*.deb | tar -x -C "$work" "${members[@]}" \
+crypt=./usr/share/emscripten/system/lib/libc/musl/src/crypt/crypt_sha256.c
+while read -r _ file; do [[ $file == crypt_sha256.c ]] || members+=("$src/$file"); done <<< "$SUMS"
+dpkg-deb --fsys-tarfile "$work"/emscripten_*.deb | tar -x -C "$work" "${members[@]}" "$crypt" \
   ./usr/share/emscripten/system/lib/libc/musl/COPYRIGHT
 mkdir -p "$work/out"
-cp "$work/$src"/*.[ch] "$work/out/"
+cp "$work/$src"/*.[ch] "$work/$crypt" "$work/out/"
 cp "$work/usr/share/emscripten/system/lib/libc/musl/COPYRIGHT" "$work/out/"
 if ! (cd "$work/out" && echo "$SUMS" | sha256sum --check --status); then
   echo "fetch_musl_math: the unpacked files do not have the expected sha256" >&2

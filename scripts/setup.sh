@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(cmake ninja-build g++ pkg-config zlib1g-dev libzstd-dev nlohmann-json3-dev libcli11-dev
-          libgtest-dev libgmock-dev libbenchmark-dev libssl-dev libpng-dev)
+          libgtest-dev libgmock-dev libbenchmark-dev libpng-dev)
 # Packaging and the bindings (docs/PACKAGING.md): CPack's .deb (dpkg-shlibdeps, file), a clean
 # Debian root to install it in (debootstrap), C# with mono, Python with pybind11 and NumPy.
 [[ "${1:-}" == "--packaging" ]] && packages+=(dpkg-dev file debootstrap mono-mcs mono-runtime python3-dev python3-venv

@@ -3,7 +3,7 @@
  * with its moc3, textures, motions, expressions, physics, pose, display info and user data), or a
  * bare .moc3, becomes a rig or a model, with the same rules, report and errors as `p2lrt import`
  * (docs/IMPORT.md), read from a path or through the host's own reader (archives, app assets,
- * StreamingAssets, fetch). Library: libp2l.so (which then needs libcrypto), or statically the
+ * StreamingAssets, fetch). Library: libp2l.so, or statically the
  * Cubism import component (CMake p2l::import, libp2l_cubism.a beside libp2l.a). Additions to ABI 1.4,
  * as p2l.h's own additions are. No C++ exception, abort or undefined behaviour crosses this interface.
  */

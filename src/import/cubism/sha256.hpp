@@ -1,8 +1,8 @@
-// SHA-256 (OpenSSL EVP) for META source_hash; the OpenSSL types stay in sha256.cpp.
+// SHA-256 for META source_hash: musl's (src/base/musl_libm/sha256.c), built into the library on
+// every target, so the import needs no crypto library.
 #pragma once
 
 #include <cstdint>
-#include <memory>
 #include <span>
 #include <string>
 
@@ -10,7 +10,7 @@ namespace p2l::cubism {
 
 class Sha256 {
  public:
-  Sha256();
+  Sha256();  // Failure (TooLarge) when its 104 bytes cannot be had
   ~Sha256();
   Sha256(const Sha256&) = delete;
   Sha256& operator=(const Sha256&) = delete;
@@ -19,8 +19,7 @@ class Sha256 {
   std::string hex();  // lower-case hex of the digest; ends the hash
 
  private:
-  struct State;
-  std::unique_ptr<State> state_;
+  void* state_;
 };
 
 }  // namespace p2l::cubism
