@@ -160,6 +160,41 @@ TEST(CubismImport, Motion3ModelAndPartCurvesEventsAndCurveFadesGoToCext) {
   EXPECT_EQ(x.curves[3], (p2l::ClipExtraCurve{T::PartOpacity, 2, -1, -1, 0, 1, {{K::Stepped, {}, 2, 0}}}));
 }
 
+// A curve whose segments cannot be read is dropped alone, the line saying where and why; the
+// motion imports (as Haru's does, whose lip-sync curves end short).
+TEST(CubismImport, Motion3DropsAnUnreadableCurveAlone) {
+  const std::string text = R"({"Meta": {"Duration": 1},
+    "Curves": [
+      {"Target": "Parameter", "Id": "ParamB"},
+      {"Target": "Parameter", "Id": "ParamB", "Segments": {"0": 1}},
+      {"Target": "Parameter", "Id": "ParamB", "Segments": [0]},
+      {"Target": "Parameter", "Id": "ParamB", "Segments": [0, 0, 0, "1", 1]},
+      {"Target": "Parameter", "Id": "ParamB", "Segments": [0, 0, 1, 1, 1, 1, 1, 1e39, 1]},
+      {"Target": "Parameter", "Id": "ParamD", "Segments": [0, 0, 0, 1, 1]}]})";
+  p2l::Rig rig = base_rig();
+  p2l::ImportReport report;
+  auto e =
+      run("m.motion3.json", text, [&](const Node& n) { p2l::cubism::read_motion3(n, motion_ref(), "m", true, rig, report); });
+  ASSERT_TRUE(e.ok()) << e.to_string();
+  EXPECT_EQ(report.dropped.size(), 5u) << lines(report);
+  EXPECT_TRUE(has_line(report, "m.motion3.json: Curves[0].Segments: missing: Parameter curve \"ParamB\" dropped")) << lines(report);
+  EXPECT_TRUE(has_line(report, "m.motion3.json: Curves[1].Segments: expected an array, found object: Parameter curve \"ParamB\" dropped"))
+      << lines(report);
+  EXPECT_TRUE(has_line(report,
+                       "m.motion3.json: Curves[2].Segments: needs at least the first point (time, value): Parameter curve "
+                       "\"ParamB\" dropped"))
+      << lines(report);
+  EXPECT_TRUE(has_line(report, "m.motion3.json: Curves[3].Segments[3]: expected a number, found string: Parameter curve \"ParamB\" dropped"))
+      << lines(report);
+  EXPECT_TRUE(has_line(report,
+                       "m.motion3.json: Curves[4].Segments[7]: the number is not finite as a 32-bit float: Parameter curve "
+                       "\"ParamB\" dropped"))
+      << lines(report);
+  ASSERT_EQ(rig.clips.size(), 1u);
+  ASSERT_EQ(rig.clips[0].curves.size(), 1u);
+  EXPECT_EQ(rig.clips[0].curves[0].parameter, 3u);
+}
+
 TEST(CubismImport, Motion3DropsWhatItCannotPlayAndSaysWhere) {
   const std::string text = R"({"Meta": {"Duration": 1},
     "Curves": [

@@ -8,12 +8,45 @@
 
 namespace p2l::cubism {
 
+namespace {
+
+// A syntax error, or a number past a double ("1e999": out_of_range.406): the library's
+// "[json.exception.parse_error.101] " prefix dropped, where and why kept.
+[[noreturn]] void not_json(const std::string& file, std::string what) {
+  if (auto end = what.find("] "); what.starts_with("[json.exception") && end != std::string::npos) what.erase(0, end + 2);
+  fail(ErrorCode::BadRecord, file + ": not valid JSON: " + what);
+}
+
+}  // namespace
+
+#if P2L_HAS_EXCEPTIONS
 void fail(ErrorCode code, std::string message) {
   Failure f;
   f.error.code = code;
   f.error.message = std::move(message);
   throw f;
 }
+#else
+namespace {
+Error the_failure;
+const std::string* parsing = nullptr;  // the document being parsed, for the JSON library's errors
+}  // namespace
+
+const Error& trapped_failure() { return the_failure; }
+
+void fail(ErrorCode code, std::string message) {
+  the_failure.code = code;
+  the_failure.message = std::move(message);
+  __builtin_trap();
+}
+
+// The JSON library's throw (json_no_exceptions.hpp): a parse error names its document; nothing
+// else of the library fails, since Node checks every type before it reads a value.
+extern "C" void p2l_json_failed(const char* what) {
+  if (parsing) not_json(*parsing, what);
+  fail(ErrorCode::BadRecord, what);
+}
+#endif
 
 Document parse_document(std::string file, std::span<const std::uint8_t> bytes) {
   Document doc;
@@ -21,16 +54,17 @@ Document parse_document(std::string file, std::span<const std::uint8_t> bytes) {
   if (bytes.size() > kMaxJsonBytes)
     fail(ErrorCode::TooLarge, doc.file + ": " + std::to_string(bytes.size()) + " bytes; p2lrt reads Cubism JSON files of up to " +
                                   std::to_string(kMaxJsonBytes) + " bytes");
+#if P2L_HAS_EXCEPTIONS
   try {
     doc.root = Json::parse(bytes.begin(), bytes.end());
   } catch (const Json::exception& e) {
-    // A syntax error, or a number past a double ("1e999": out_of_range.406). Drop the
-    // library's "[json.exception.parse_error.101] " prefix; keep where and why.
-    std::string what = e.what();
-    if (auto end = what.find("] "); what.starts_with("[json.exception") && end != std::string::npos)
-      what.erase(0, end + 2);
-    fail(ErrorCode::BadRecord, doc.file + ": not valid JSON: " + what);
+    not_json(doc.file, e.what());
   }
+#else
+  parsing = &doc.file;
+  doc.root = Json::parse(bytes.begin(), bytes.end());
+  parsing = nullptr;
+#endif
   return doc;
 }
 
@@ -48,9 +82,8 @@ void Node::expect_object() const {
 Node Node::at(const char* key) const {
   expect_object();
   auto it = value_->find(key);
-  std::string path = path_.empty() ? std::string(key) : path_ + "." + key;
-  if (it == value_->end()) Node(doc_, value_, path).fail(ErrorCode::BadRecord, "missing");
-  return Node(doc_, &*it, std::move(path));
+  if (it == value_->end()) cubism::fail(ErrorCode::BadRecord, missing_note(key));
+  return Node(doc_, &*it, path_.empty() ? std::string(key) : path_ + "." + key);
 }
 
 std::optional<Node> Node::find(const char* key) const {
@@ -83,13 +116,30 @@ std::vector<Node> Node::elements() const {
   return out;
 }
 
-float Node::number() const {
-  if (!value_->is_number()) fail(ErrorCode::BadRecord, std::string("expected a number, found ") + value_->type_name());
+std::optional<float> Node::number_if(std::string& why) const {
+  if (!value_->is_number()) {
+    why = note(std::string("expected a number, found ") + value_->type_name());
+    return std::nullopt;
+  }
   const double d = value_->get<double>();
   // At and past the midpoint between FLT_MAX and 2^128 a double rounds to infinity.
   constexpr double kPastFloatRange = 0x1.ffffffp127;
-  if (!(std::fabs(d) < kPastFloatRange)) fail(ErrorCode::NonFinite, "the number is not finite as a 32-bit float");
+  if (!(std::fabs(d) < kPastFloatRange)) {
+    why = note("the number is not finite as a 32-bit float");
+    return std::nullopt;
+  }
   return static_cast<float>(d);
+}
+
+float Node::number() const {
+  std::string why;
+  const std::optional<float> f = number_if(why);
+  if (!f) cubism::fail(value_->is_number() ? ErrorCode::NonFinite : ErrorCode::BadRecord, why);
+  return *f;
+}
+
+std::string Node::missing_note(const char* key) const {
+  return Node(doc_, value_, path_.empty() ? std::string(key) : path_ + "." + key).note("missing");
 }
 
 std::uint32_t Node::index() const {

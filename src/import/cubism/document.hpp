@@ -3,7 +3,10 @@
 // report line says exactly where: "haru.physics3.json: PhysicsSettings[2].Input[0].Source.Id".
 //
 // Fatal problems are thrown as Failure inside the library and turned into an Error by
-// guarded() at the public function; nothing else may escape it.
+// guarded() at the public function; nothing else may escape it. Built without exceptions (the
+// WebAssembly import module), a fatal problem records its Error (trapped_failure()) and traps:
+// the module runs each import in an instance of its own, which the host then drops
+// (web/import/import_module.cpp).
 #pragma once
 
 #include <cstddef>
@@ -14,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "base/exceptions.hpp"
 #include "p2l/format.hpp"
 #include "p2l/import.hpp"
 
@@ -28,10 +32,14 @@ struct Failure {
 [[noreturn]] void fail(ErrorCode code, std::string message);
 
 // Runs [body]; a Failure, a JSON library exception or running out of memory comes back as
-// the Error, so the public functions can promise not to throw.
+// the Error, so the public functions can promise not to throw. (Without exceptions a failure
+// traps before it could come back: see above.)
 template <class F>
 Error guarded(F&& body) noexcept {
   Error error;
+#if !P2L_HAS_EXCEPTIONS
+  body();
+#else
   try {
     body();
   } catch (const Failure& f) {
@@ -46,8 +54,14 @@ Error guarded(F&& body) noexcept {
     error.code = ErrorCode::BadRecord;
     error.message = "unexpected failure";
   }
+#endif
   return error;
 }
+
+#if !P2L_HAS_EXCEPTIONS
+// The failure an import trapped on (ok before one did).
+const Error& trapped_failure();
+#endif
 
 struct Document {
   std::string file;  // as the model3.json names it (the model3.json: its file name)
@@ -80,6 +94,10 @@ class Node {
   std::vector<Node> elements_of(const char* key) const;  // of an array member; none when it is missing
 
   float number() const;         // finite as a 32-bit float
+  // number() that does not fail: nothing, and [why] set to the line number() would fail with.
+  std::optional<float> number_if(std::string& why) const;
+  // The line at() would fail with when [key] is missing.
+  std::string missing_note(const char* key) const;
   std::uint32_t index() const;  // a whole number, not negative
   bool boolean() const;
   std::string string() const;

@@ -17,11 +17,7 @@ namespace fs = std::filesystem;
 // The moc3's core chunks; its report lines and errors are prefixed with its file.
 void read_moc3(const std::vector<std::uint8_t>& bytes, const std::string& file, CoreRules rules, ImportResult& result) {
   ImportResult moc = import_moc3(bytes, {rules});
-  if (!moc) {
-    Failure f{moc.error};
-    f.error.message = file + ": " + f.error.message;
-    throw f;
-  }
+  if (!moc) fail(moc.error.code, file + ": " + moc.error.message);
   result.rig = std::move(moc.rig);
   for (const std::string& line : moc.report.dropped) result.report.dropped.push_back(file + ": " + line);
 }
@@ -80,11 +76,8 @@ void finish(Sources& sources, const std::string& source, Rig& rig) {
   rig.meta.push_back({"source", source});
   rig.meta.push_back({"source_hash", sources.source_hash()});
   // The side files were checked against the moc as they were read; this is the net.
-  Error e = validate(rig);
-  if (!e.ok()) {
-    e.message = "the imported rig does not validate: " + e.message;
-    throw Failure{e};
-  }
+  const Error e = validate(rig);
+  if (!e.ok()) fail(e.code, "the imported rig does not validate: " + e.message);
 }
 
 // [own]: the model3.json as [sources] reads it (a path on disk, a name through a reader);

@@ -16,16 +16,31 @@ struct Decoded {
 
 // Cubism's flat array: the first point, then per segment a type code and its points
 // (0 linear: 1 point; 1 Bezier: control 1, control 2, end; 2 stepped, 3 inverse stepped:
-// 1 point). Each segment starts where the one before ends.
-Decoded decode(const Node& list) {
+// 1 point). Each segment starts where the one before ends. A curve that cannot be read gives
+// nothing and [why], the line that says where and why: the caller drops that curve alone.
+std::optional<Decoded> decode(const Node& list, std::string& why) {
+  if (!list.json().is_array()) {
+    why = list.note(std::string("expected an array, found ") + list.json().type_name());
+    return std::nullopt;
+  }
   const std::size_t n = list.size();
-  if (n < 2) list.fail(ErrorCode::BadRecord, "needs at least the first point (time, value)");
+  if (n < 2) {
+    why = list.note("needs at least the first point (time, value)");
+    return std::nullopt;
+  }
+  bool bad = false;
+  const auto number = [&](std::size_t k) {
+    const std::optional<float> f = bad ? std::optional<float>(0.0f) : list.element(k).number_if(why);
+    bad = bad || !f;
+    return f.value_or(0.0f);
+  };
   Decoded d;
-  d.start_time = list.element(0).number();
-  d.start_value = list.element(1).number();
-  for (std::size_t i = 2; i < n;) {
+  d.start_time = number(0);
+  d.start_value = number(1);
+  for (std::size_t i = 2; i < n && !bad;) {
     const Node code = list.element(i);
-    const float c = code.number();
+    const float c = number(i);
+    if (bad) break;
     CurveSegment s;
     if (c == 0)
       s.kind = SegmentKind::Linear;
@@ -35,15 +50,17 @@ Decoded decode(const Node& list) {
       s.kind = SegmentKind::Stepped;
     else if (c == 3)
       s.kind = SegmentKind::InverseStepped;
-    else
-      code.fail(ErrorCode::BadRecord, "unknown segment type " + number_text(c) + " (expected 0 to 3)");
+    else {
+      why = code.note("unknown segment type " + number_text(c) + " (expected 0 to 3)");
+      return std::nullopt;
+    }
     const std::size_t numbers = s.kind == SegmentKind::Bezier ? 6 : 2;
     // A last segment cut short (Haru's lip-sync curves): Cubism's Framework reads each
     // missing number as 0 (its points default to (0, 0)), and so does the importer.
     if (n - i - 1 < numbers)
       d.cut = code.note("the segment needs " + std::to_string(numbers) + " numbers after its type, the array has " +
                         std::to_string(n - i - 1) + " left: the missing ones are read as 0, as Cubism's Framework does");
-    const auto at = [&](std::size_t k) { return k < n ? list.element(k).number() : 0.0f; };
+    const auto at = [&](std::size_t k) { return k < n ? number(k) : 0.0f; };
     if (s.kind == SegmentKind::Bezier)
       for (std::size_t k = 0; k < 4; ++k) s.control[k] = at(i + 1 + k);
     s.time = at(i + numbers - 1);
@@ -51,6 +68,7 @@ Decoded decode(const Node& list) {
     d.segments.push_back(s);
     i += 1 + numbers;
   }
+  if (bad) return std::nullopt;
   return d;
 }
 
@@ -112,13 +130,17 @@ void read_motion3(const Node& root, const MotionRef& ref, const std::string& id,
     // Haru's own motions have lip-sync curves whose last segment is cut short; Cubism's
     // Framework does not check and plays whatever it reads past the end. One such curve is
     // dropped, not the model.
-    Decoded d;
-    try {
-      d = decode(curve.at("Segments"));
-    } catch (const Failure& f) {
-      report.dropped.push_back(f.error.message + ": " + target + " curve " + quote_id(cid) + " dropped");
+    std::string unreadable;
+    std::optional<Decoded> decoded;
+    if (const auto segments = curve.find("Segments"))
+      decoded = decode(*segments, unreadable);
+    else
+      unreadable = curve.missing_note("Segments");
+    if (!decoded) {
+      report.dropped.push_back(unreadable + ": " + target + " curve " + quote_id(cid) + " dropped");
       continue;
     }
+    Decoded& d = *decoded;
     if (!d.cut.empty()) report.dropped.push_back(d.cut);
     auto dropped = [&](const std::string& why) { report.dropped.push_back(id_node.note(why + ": curve dropped")); };
     if (target == "Parameter") {

@@ -25,6 +25,11 @@ std::vector<std::uint8_t> Sources::read_own(const std::string& path, const std::
 }
 
 std::vector<std::uint8_t> Sources::read_path(const std::filesystem::path& path, const std::string& shown) {
+#if defined(P2L_WASM)
+  // The WebAssembly module reads through the host's reader only: no file system, and no
+  // WASI imports for one.
+  fail(ErrorCode::BadReference, shown + ": no reader to read it with (" + path.string() + ")");
+#else
   std::error_code ec;
   const auto status = std::filesystem::status(path, ec);
   if (!std::filesystem::exists(status)) fail(ErrorCode::BadReference, shown + ": no such file (" + path.string() + ")");
@@ -36,6 +41,7 @@ std::vector<std::uint8_t> Sources::read_path(const std::filesystem::path& path, 
   if (in.bad()) fail(ErrorCode::BadReference, shown + ": cannot be read (" + path.string() + ")");
   hash_once(path.lexically_normal().string(), bytes);
   return bytes;
+#endif
 }
 
 std::vector<std::uint8_t> Sources::read_through(const std::string& name, const std::string& shown) {
@@ -54,11 +60,13 @@ Document Sources::read_json(const std::string& reference) {
     fail(ErrorCode::TooLarge, reference + ": " + std::to_string(size) + " bytes; p2lrt reads Cubism JSON files of up to " +
                                   std::to_string(kMaxJsonBytes) + " bytes");
   };
+#if !defined(P2L_WASM)
   if (reader_ == nullptr) {
     std::error_code ec;
     const std::uintmax_t size = std::filesystem::file_size(folder_ / reference, ec);
     if (!ec && size > kMaxJsonBytes) too_large(size);
   }
+#endif
   std::vector<std::uint8_t> bytes = read(reference);
   if (bytes.size() > kMaxJsonBytes) too_large(bytes.size());
   return parse_document(reference, bytes);
