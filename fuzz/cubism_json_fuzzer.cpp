@@ -9,7 +9,9 @@
 // refused with an error that has a message and names the file; nothing may escape as an
 // exception. What it reads into the rig must validate as the importer's last step does,
 // compile, and animate: the motion played, the expression applied, pose and physics stepped,
-// with every output finite.
+// with every output finite. A model3.json is also listed by p2l::cubism_files, which must
+// name the model first and every other file once, or refuse it naming it.
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -22,6 +24,7 @@
 #include "import/cubism/document.hpp"
 #include "import/cubism/side_files.hpp"
 #include "p2l/anim.hpp"
+#include "p2l/cubism.hpp"
 #include "p2l/eval.hpp"
 #include "p2l/format.hpp"
 #include "side_file_rig.hpp"
@@ -106,6 +109,23 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       default: cubism::read_userdata3(root, rig, report); break;
     }
   });
+  if (kind == 'm') {
+    const std::string model = "d/" + file;
+    const p2l::CubismFiles listed = p2l::cubism_files(model, [&](const std::string& name, std::vector<std::uint8_t>& out) {
+      if (name != model) return false;
+      out.assign(bytes.begin(), bytes.end());
+      return true;
+    });
+    if (!listed) {
+      if (listed.error.message.find(file) == std::string::npos && listed.error.message != "out of memory")
+        fail("cubism_files refused a model3.json without naming it", listed.error.to_string());
+    } else {
+      if (listed.names.empty() || listed.names.front() != model) fail("cubism_files does not list the model first", "");
+      std::vector<std::string> sorted = listed.names;
+      std::sort(sorted.begin(), sorted.end());
+      if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) fail("cubism_files lists a file twice", "");
+    }
+  }
   // P2L_FUZZ_VERBOSE=1 shows what became of an input (for writing seeds).
   static const bool verbose = std::getenv("P2L_FUZZ_VERBOSE") != nullptr;
   if (verbose) {

@@ -2,7 +2,7 @@
 # The npm package p2lrt (web/README.md): stages build-wasm/npm/package/ from web/package.json (its
 # version set from the top-level CMakeLists.txt's project(p2lrt VERSION ...)), web/p2l.js and its
 # typings, the player element (web/player/element.js, the player modules it imports, typings),
-# build-wasm/p2l.wasm, p2l-render.wasm and live2dcubismcore.js (the drop-in Cubism Core, p2lrt's
+# build-wasm/p2l.wasm, p2l-render.wasm, p2l-import.wasm and live2dcubismcore.js (the drop-in Cubism Core, p2lrt's
 # own), web/README.md, the licence and the third-party notices (from the sources' caches), then
 # `npm pack`s it into build-wasm/npm/p2lrt-VERSION.tgz. Run scripts/wasm.sh first.
 #
@@ -32,7 +32,7 @@ for arg in "$@"; do
   esac
 done
 
-for built in build-wasm/p2l.wasm build-wasm/p2l-render.wasm build-wasm/live2dcubismcore.js; do
+for built in build-wasm/p2l.wasm build-wasm/p2l-render.wasm build-wasm/p2l-import.wasm build-wasm/live2dcubismcore.js; do
   if [[ ! -f $built ]]; then
     echo "npm_package: $built is missing: run scripts/wasm.sh first" >&2
     exit 1
@@ -69,23 +69,25 @@ notices() {
   local zlib=$CACHE/zlib-sync-0.1.10/package/deps/zlib/zlib.h zstd=$CACHE/zstd-napi-0.0.13/package/deps/zstd/LICENSE
   local musl=$CACHE/musl-libm-emscripten-3.1.6/COPYRIGHT fflate=$CACHE/fflate-0.8.2/package/LICENSE
   local sun=$CACHE/musl-libm-emscripten-3.1.6/__sin.c arm=$CACHE/musl-libm-emscripten-3.1.6/pow.c
-  local wasi=/usr/share/doc/wasi-libc/copyright
-  for file in "$zlib" "$zstd" "$musl" "$sun" "$arm" "$fflate" "$wasi"; do
+  local wasi=/usr/share/doc/wasi-libc/copyright nlohmann=/usr/share/doc/nlohmann-json3-dev/copyright
+  for file in "$zlib" "$zstd" "$musl" "$sun" "$arm" "$fflate" "$wasi" "$nlohmann"; do
     [[ -f $file ]] || { echo "npm_package: $file is missing (scripts/wasm.sh fetches the sources)" >&2; return 1; }
   done
   cat <<EOF
 # Third-party notices
 
-p2lrt is MIT-licensed (LICENSE). \`p2l.wasm\` and \`p2l-render.wasm\`, and the WebAssembly inside
-\`cubism-core/live2dcubismcore.js\`, are compiled from p2lrt's sources together with the code below;
+p2lrt is MIT-licensed (LICENSE). \`p2l.wasm\`, \`p2l-render.wasm\` and \`p2l-import.wasm\`, and the
+WebAssembly inside \`cubism-core/live2dcubismcore.js\`, are compiled from p2lrt's sources together with the code below;
 \`cubism-core/live2dcubismcore.js\` also embeds fflate's inflate.
 
 | component | version | where | licence |
 |---|---|---|---|
-| zlib (inflate) | 1.3.1 | all three modules | zlib |
-| Zstandard (decompressor) | 1.5.7 | all three modules | BSD-3-Clause (of its BSD/GPLv2 dual licence) |
-| musl's math functions (musl 1.2.2, from Debian's emscripten 3.1.6 package): sinf, cosf, atan2f, powf, sin, cos, atan2, acos, cbrt, exp, pow, hypot and their kernels | 1.2.2 | all three modules | MIT; the functions from FreeBSD msun under Sun Microsystems' notice, exp, pow and powf Arm's (MIT) |
-| wasi-libc (Debian's build) and LLVM libc++ 19 | | all three modules | wasi-libc: MIT and others (below); libc++: Apache-2.0 WITH LLVM-exception |
+| zlib (inflate) | 1.3.1 | all four modules | zlib |
+| Zstandard (decompressor) | 1.5.7 | all four modules | BSD-3-Clause (of its BSD/GPLv2 dual licence) |
+| musl's math functions (musl 1.2.2, from Debian's emscripten 3.1.6 package): sinf, cosf, atan2f, powf, sin, cos, atan2, acos, cbrt, exp, pow, hypot and their kernels | 1.2.2 | all four modules | MIT; the functions from FreeBSD msun under Sun Microsystems' notice, exp, pow and powf Arm's (MIT) |
+| musl's SHA-256 (crypt_sha256.c, from the same package) | 1.2.2 | p2l-import.wasm | public domain |
+| JSON for Modern C++ (nlohmann/json, Debian's headers) | 3.11.2 | p2l-import.wasm | MIT |
+| wasi-libc (Debian's build) and LLVM libc++ 19 | | all four modules | wasi-libc: MIT and others (below); libc++: Apache-2.0 WITH LLVM-exception |
 | fflate (inflate) | 0.8.2 | cubism-core/live2dcubismcore.js | MIT |
 
 No LGPL or GPL code is compiled into the modules. musl's files are built unmodified
@@ -122,6 +124,12 @@ The notice Arm's files carry (powf, exp, pow):
 $(grep -E 'Copyright|SPDX' "$arm" | sed 's/^ \* //')
 \`\`\`
 
+## JSON for Modern C++ (Debian's copyright file)
+
+\`\`\`
+$(cat "$nlohmann")
+\`\`\`
+
 ## wasi-libc (Debian's copyright file)
 
 \`\`\`
@@ -139,7 +147,7 @@ mapfile -t FILES < <(node -e 'for (const f of require("./web/package.json").file
 for file in "${FILES[@]}"; do
   mkdir -p "$STAGE/$(dirname "$file")"
   case $file in
-    p2l.wasm | p2l-render.wasm) cp "build-wasm/$file" "$STAGE/$file" ;;
+    p2l.wasm | p2l-render.wasm | p2l-import.wasm) cp "build-wasm/$file" "$STAGE/$file" ;;
     cubism-core/live2dcubismcore.js) cp build-wasm/live2dcubismcore.js "$STAGE/$file" ;;
     # A classic script (and CommonJS for require()): not an ES module like the rest of the package.
     cubism-core/package.json) printf '{\n  "type": "commonjs"\n}\n' > "$STAGE/$file" ;;
@@ -180,7 +188,7 @@ finish() {
 # --- contents ---
 # The allow-list, on its own rather than read from package.json's "files": a file added there by
 # mistake fails here until it is added to this list too.
-ALLOWED=(package.json README.md LICENSE THIRD_PARTY_NOTICES.md p2l.js p2l.d.ts p2l.wasm p2l-render.wasm
+ALLOWED=(package.json README.md LICENSE THIRD_PARTY_NOTICES.md p2l.js p2l.d.ts p2l.wasm p2l-render.wasm p2l-import.wasm
          player/element.js player/element.d.ts player/player.js player/renderer.js player/blend_modes.js player/framing.js
          player/gl_programs.js player/mesh_buffers.js player/shaders.js player/surfaces.js player/textures.js
          cubism-core/live2dcubismcore.js cubism-core/package.json)
@@ -256,6 +264,10 @@ if [[ -n "${P2L_NATIVE_BUILD:-}" ]]; then
 fi
 MOC3=()
 [[ -f build-wasm/fixture-mocs/v6-all.moc3 ]] && MOC3=(--moc3 "$ROOT/build-wasm/fixture-mocs/v6-all.moc3")
+# The npm Haru (scripts/fetch_cubism_core.sh; never in the package) for the import check.
+if core=$(scripts/fetch_cubism_core.sh 2> /dev/null); then
+  MOC3+=(--cubism "$core/package/characters/haru_greeter_pro_jp/runtime/haru_greeter_t03.model3.json")
+fi
 cp web/test/package_node.mjs "$WORK/package_node.mjs"
 node_status=0
 (cd "$WORK" && node package_node.mjs --rig character.p2lrt --repo-js "$ROOT/web/p2l.js" --repo-wasm "$ROOT/build-wasm/p2l.wasm" \

@@ -4,6 +4,7 @@
 // (never committed; the test skips without it); the error cases are made here.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -65,6 +66,28 @@ TEST(CubismReaderImport, HaruFromMemoryIsHaruFromDisk) {
   ASSERT_FALSE(asked.empty());
   EXPECT_EQ(asked.front(), "chars/haru/haru_greeter_t03.model3.json");
   for (const std::string& name : asked) EXPECT_EQ(name.rfind("chars/haru/", 0), 0u) << name << ": joined to the model's folder";
+  // cubism_files lists what the import then reads: each name it asked for, once, in its order.
+  const p2l::CubismFiles listed = p2l::cubism_files("chars/haru/haru_greeter_t03.model3.json", reader_of(files));
+  ASSERT_TRUE(listed) << listed.error.to_string();
+  std::vector<std::string> read_once;
+  for (const std::string& name : asked)
+    if (std::find(read_once.begin(), read_once.end(), name) == read_once.end()) read_once.push_back(name);
+  EXPECT_EQ(listed.names, read_once);
+}
+
+TEST(CubismReaderImport, FilesListsWhatTheModel3Names) {
+  const Files files = {{"m/x.model3.json", bytes_of(R"({"Version": 3, "FileReferences": {"Moc": "../moc/m.moc3",
+      "Textures": ["t/0.png", "./t/0.png", "t/1.png"], "Physics": null, "Pose": "p.pose3.json",
+      "Motions": {"Idle": [{"File": "a.motion3.json"}], "Tap": [{"File": "a.motion3.json"}, {"File": "b.motion3.json"}]}}})")}};
+  const p2l::CubismFiles listed = p2l::cubism_files("m/x.model3.json", reader_of(files));
+  ASSERT_TRUE(listed) << listed.error.to_string();
+  EXPECT_EQ(listed.names, (std::vector<std::string>{"m/x.model3.json", "moc/m.moc3", "m/t/0.png", "m/t/1.png",
+                                                    "m/p.pose3.json", "m/a.motion3.json", "m/b.motion3.json"}));
+  EXPECT_EQ(p2l::cubism_files("a/m.moc3", reader_of({})).names, std::vector<std::string>{"a/m.moc3"});
+  const p2l::CubismFiles missing = p2l::cubism_files("m/y.model3.json", reader_of(files));
+  EXPECT_FALSE(missing);
+  EXPECT_EQ(missing.error.message, "y.model3.json: no such file (the host's reader has no m/y.model3.json)");
+  EXPECT_TRUE(missing.names.empty());
 }
 
 TEST(CubismReaderImport, ErrorsNameTheFileAsFromDisk) {

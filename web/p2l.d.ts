@@ -27,6 +27,19 @@ export declare class Runtime {
   rig(bytes: BufferSource, options?: { verifyCrc?: boolean }): Rig;
   /** In node a file: URL is read from disk. */
   fetchRig(url: string | URL, options?: { verifyCrc?: boolean }): Promise<Rig>;
+  /** A Cubism model (.model3.json with its side files, or a .moc3), as `p2lrt import` makes it:
+   *  from its URL (side files fetched relative to it) or from files by name. */
+  importCubism(source: string | URL | Record<string, BufferSource> | Map<string, BufferSource>, options?: CubismImportOptions): Promise<Rig>;
+}
+
+export interface CubismImportOptions {
+  /** With files by name: which of them is the model (default: the .model3.json among them, else the .moc3). */
+  model?: string;
+  /** p2l-import.wasm: URL, bytes or compiled module; by default next to p2l.js. */
+  importer?: string | URL | BufferSource | WebAssembly.Module;
+  originalRules?: boolean;
+  p2lrtPlayback?: boolean;
+  externalTextures?: boolean;
 }
 
 export declare class Rig {
@@ -38,6 +51,8 @@ export declare class Rig {
   readonly expressions: readonly string[];
   readonly hitAreas: readonly string[];
   readonly bones: readonly string[];
+  /** What a Cubism import did not carry over exactly; empty for a rig loaded from a .p2lrt. */
+  importReport: string[];
   readonly parts: readonly string[];
   /** Entries per pose group. */
   readonly poseGroups: readonly number[];

@@ -3,6 +3,7 @@
 //   import { Runtime } from './p2l.js';
 //   const runtime = await Runtime.load();                  // p2l.wasm next to p2l.js; or a URL, bytes or a compiled module
 //   const rig = runtime.rig(bytes);                        // or: await runtime.fetchRig(url)
+//   const haru = await runtime.importCubism('haru/haru.model3.json'); // a Cubism model (p2l-import.wasm)
 //   rig.play('idle');
 //   rig.update(1 / 60);
 //   for (const m of rig.renderOrder()) draw(rig.meshes[m], rig.vertices(m), rig.opacity(m));
@@ -21,6 +22,38 @@ export const Behavior = Object.freeze({ BLINK: 1, BREATH: 2, LOOK: 4, LIP_SYNC: 
 export const Advanced = Object.freeze({ SKIN: 1, EXACT_LINKS: 2, SIM: 4, COLLISION: 8 });
 /** Update stages (p2l_update_stages). */
 export const Stage = Object.freeze({ CLIPS: 1, EXPRESSIONS: 2, BEHAVIORS: 4, POSES: 8, PHYSICS: 16, SIM: 32, ALL: 63 });
+
+/** Import flags (p2l_cubism.h's P2L_IMPORT_*). */
+const IMPORT_ORIGINAL_RULES = 1, IMPORT_P2LRT_PLAYBACK = 2, IMPORT_EXTERNAL_TEXTURES = 4;
+const encoder = new TextEncoder();
+
+/** The compiled import module, per source, compiled once. */
+const importers = new Map();
+async function importerModule(source) {
+  const key = source instanceof URL ? source.href : source;
+  if (!importers.has(key)) {
+    importers.set(key, (async () => {
+      if (source instanceof WebAssembly.Module) return source;
+      if (typeof source === 'string' || source instanceof URL) return WebAssembly.compile(await bytesAt(source));
+      return WebAssembly.compile(source);
+    })());
+  }
+  try {
+    return await importers.get(key);
+  } catch (e) {
+    importers.delete(key);
+    throw e;
+  }
+}
+
+/** A NUL-terminated UTF-8 copy of [text] in the module's memory (freed with the instance). */
+function cString(api, text) {
+  const bytes = encoder.encode(text);
+  const at = api.p2l_alloc(bytes.length + 1);
+  if (!at) throw new Error('p2l.js: the import ran out of memory');
+  new Uint8Array(api.memory.buffer, at, bytes.length + 1).set(bytes);
+  return at;
+}
 
 /** The bytes at a URL: fetched, or read from the file system for a file: URL in node (whose
  *  fetch has no file: URLs). */
@@ -79,6 +112,73 @@ export class Runtime {
     return this.rig(new Uint8Array(await bytesAt(url)), options);
   }
 
+  /** A Cubism model imported as `p2lrt import` does (the same rig, report and errors): a
+   *  .model3.json with the files it names, or a bare .moc3. [source] is the model's URL (string
+   *  or URL; its side files are fetched relative to it), or an object of files by name
+   *  ({'haru.model3.json': bytes, 'haru.moc3': bytes, 'motions/idle.motion3.json': ...}, names as
+   *  the model3.json writes them relative to its folder) with [model] naming the model in it.
+   *  Options: originalRules, p2lrtPlayback, externalTextures (p2l_cubism.h's flags), importer
+   *  (p2l-import.wasm's URL, bytes or compiled module; by default next to this file). The rig's
+   *  importReport lists what did not carry over exactly. Throws with the importer's message,
+   *  which names the file and the JSON path at fault. The import runs in an instance of
+   *  p2l-import.wasm of its own, dropped afterwards, whether it succeeded or not. */
+  async importCubism(source, { model, importer = new URL('./p2l-import.wasm', import.meta.url), originalRules = false,
+    p2lrtPlayback = false, externalTextures = false } = {}) {
+    const flags = (originalRules ? IMPORT_ORIGINAL_RULES : 0) | (p2lrtPlayback ? IMPORT_P2LRT_PLAYBACK : 0) |
+      (externalTextures ? IMPORT_EXTERNAL_TEXTURES : 0);
+    let name, read;
+    if (typeof source === 'string' || source instanceof URL) {
+      const url = new URL(source, typeof location === 'object' ? location.href : undefined);
+      name = decodeURIComponent(url.pathname.slice(url.pathname.lastIndexOf('/') + 1));
+      read = async (file) => new Uint8Array(await bytesAt(new URL(file, url)));
+    } else {
+      const files = source instanceof Map ? source : new Map(Object.entries(source ?? {}));
+      name = model ?? [...files.keys()].find((n) => /\.model3\.json$/i.test(n)) ?? [...files.keys()].find((n) => /\.moc3$/i.test(n));
+      if (!name) throw new Error('p2l.js: importCubism: no .model3.json or .moc3 among the files, and no model named');
+      read = async (file) => files.get(file) ?? null;
+    }
+    const instance = await WebAssembly.instantiate(await importerModule(importer), {});
+    const api = instance.exports;
+    let result;
+    try {
+      api._initialize();
+      const put = (file, bytes) => {
+        const data = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
+        const at = api.p2li_file(cString(api, file), data.length);
+        if (!at) throw new Error('p2l.js: the import ran out of memory');
+        new Uint8Array(api.memory.buffer, at, data.length).set(data);
+      };
+      const own = await read(name);
+      if (own) put(name, own);
+      const listed = api.p2li_files(cString(api, name));
+      const names = listed ? this.stringIn(api, listed).split('\n').filter((n) => n && n !== name) : [];
+      // Fetched together; a file that is not there is left out, and the import names it.
+      const bytes = await Promise.all(names.map((n) => read(n).catch(() => null)));
+      names.forEach((n, i) => bytes[i] && put(n, bytes[i]));
+      if (!listed || !api.p2li_import(cString(api, name), flags)) throw new Error(this.stringIn(api, api.p2li_failure()));
+      result = {
+        bytes: new Uint8Array(api.memory.buffer, api.p2li_output(), api.p2li_output_size()).slice(),
+        report: Array.from({ length: api.p2li_report_count() }, (_, i) => this.stringIn(api, api.p2li_report_line(i))),
+      };
+    } catch (e) {
+      // A fatal problem traps after the importer recorded it (web/import_module.cpp).
+      if (!(e instanceof WebAssembly.RuntimeError)) throw e.message?.startsWith('p2l.js') ? e : new Error(`p2l.js: ${e.message}`);
+      const why = this.stringIn(api, api.p2li_failure());
+      throw new Error(`p2l.js: ${why || 'the import ran out of memory'}`);
+    }
+    const rig = this.rig(result.bytes);
+    rig.importReport = result.report;
+    return rig;
+  }
+
+  /** The NUL-terminated UTF-8 string at [pointer] in another module's memory ('' for null). */
+  stringIn(api, pointer) {
+    if (!pointer) return '';
+    const bytes = new Uint8Array(api.memory.buffer, pointer);
+    const end = bytes.indexOf(0);
+    return decoder.decode(bytes.subarray(0, end < 0 ? 0 : end));
+  }
+
   /** The NUL-terminated UTF-8 string at [pointer] ('' for null). */
   string(pointer) {
     if (!pointer) return '';
@@ -103,6 +203,8 @@ export class Rig {
   constructor(runtime, handle) {
     this.runtime = runtime;
     this.handle = handle;
+    /** What a Cubism import did not carry over exactly (Runtime.importCubism); empty otherwise. */
+    this.importReport = [];
     const api = runtime.api;
     const list = (count, id) => Array.from({ length: count(handle) }, (_, i) => runtime.string(id(handle, i)));
     [this.width, this.height] = runtime.scratch(8, (at) => {

@@ -47,4 +47,16 @@ using CubismFileReader = std::function<bool(const std::string& name, std::vector
 // the import from disk, the files' bytes hashed the same way (META source_hash).
 ImportResult import_cubism(const std::string& model, const CubismFileReader& read, const CubismImportOptions& options = {});
 
+// The names [read] will be asked for when [model] is imported through it: the model itself, then
+// every file its model3.json names, joined to its folder as the import joins them, each once, in
+// the order the import reads them (for a bare .moc3: its own name). For hosts that fetch the
+// files first (the WebAssembly module's JavaScript, archives read ahead). The error is the
+// import's when the model3.json itself cannot be read or is not one.
+struct CubismFiles {
+  Error error;
+  std::vector<std::string> names;
+  explicit operator bool() const { return error.ok(); }
+};
+CubismFiles cubism_files(const std::string& model, const CubismFileReader& read);
+
 }  // namespace p2l

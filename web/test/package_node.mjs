@@ -4,13 +4,16 @@
 //
 //   node package_node.mjs --rig character.p2lrt --repo-js web/p2l.js --repo-wasm build-wasm/p2l.wasm
 //        --version 0.1.0 [--native P2LRT_TOOL] [--moc3 FILE.moc3] [--frames 90] [--clip wave]
+//        [--cubism MODEL.model3.json]
 //
 // Checks: the package's exports resolve (the module, its typings, the player element module, the
 // .wasm files, the drop-in Cubism Core by import and by require); Runtime.load() finds p2l.wasm
 // by itself (import.meta.url); a clip played for N frames moves the vertices, which stay finite;
 // every frame's vertices, opacities and render order equal what the repository's web/p2l.js
 // computes on build-wasm/p2l.wasm, bit for bit; with --native, the poses of a few frames
-// evaluated by `p2lrt eval` give the same vertices bit for bit. Prints "ok"/"FAIL" per check.
+// evaluated by `p2lrt eval` give the same vertices bit for bit; with --cubism, importCubism finds
+// the package's p2l-import.wasm by itself and imports the model, and with --native too its
+// vertices equal those of `p2lrt import` + `p2lrt eval` bit for bit. Prints "ok"/"FAIL" per check.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -181,5 +184,27 @@ if (ours) {
   } else {
     console.log('SKIPPED the native comparison (no P2L_NATIVE_BUILD with the p2lrt tool)');
   }
+}
+if (runtime && args.cubism) {
+  await attempt('importCubism', async () => {
+    const rig = await runtime.importCubism(pathToFileURL(resolve(args.cubism)));
+    check(rig.meshes.length > 0 && Array.isArray(rig.importReport),
+          `importCubism() finds the package's p2l-import.wasm and imports ${args.cubism.split('/').pop()}: ` +
+          `${rig.meshes.length} meshes, ${rig.importReport.length} report lines`);
+    if (args.native) {
+      const imported = resolve('cubism-native.p2lrt');
+      execFileSync(args.native, ['import', resolve(args.cubism), '-o', imported], { stdio: 'ignore' });
+      const json = JSON.parse(execFileSync(args.native, ['eval', imported, '--json'], { maxBuffer: 64 << 20 }).toString());
+      rig.evaluate();
+      let values = 0, differences = 0;
+      json.meshes.forEach((native, m) => {
+        const ours = rig.vertices(m);
+        native.vertices.forEach((v, i) => { values++; if (!Object.is(Math.fround(v), ours[i])) differences++; });
+      });
+      check(differences === 0 && values > 0,
+            `its vertices equal \`p2lrt import\` + \`p2lrt eval\`: ${values} values, ${differences} differences`);
+    }
+    rig.free();
+  });
 }
 process.exit(failed ? 1 : 0);

@@ -2,6 +2,8 @@
  * own (crypt_sha256.c, public domain; scripts/fetch_musl_math.sh fetches it beside the math
  * functions), on every target, so that the import needs no crypto library: its hash functions
  * are static there, so the file is compiled inside this one. */
+/* crypt_sha256.c calls strnlen, a POSIX function. */
+#define _POSIX_C_SOURCE 200809L
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>

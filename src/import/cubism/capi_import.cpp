@@ -8,27 +8,19 @@
 #include <vector>
 
 #include "capi/handle.hpp"
+#include "import/cubism/flags.hpp"
 #include "p2l/cubism.hpp"
 
 namespace p2l::capi {
 namespace {
-
-constexpr std::uint32_t kKnownFlags =
-    P2L_IMPORT_ORIGINAL_RULES | P2L_IMPORT_P2LRT_PLAYBACK | P2L_IMPORT_EXTERNAL_TEXTURES;
 
 // Imports with [run] (which calls one of the import_cubism overloads with the options) and
 // compiles the rig; null with [message] set on failure.
 template <class Run>
 std::shared_ptr<const ModelData> import_model(std::uint32_t flags, std::string& message, Run run) noexcept {
   P2L_TRY {
-    if ((flags & ~kKnownFlags) != 0) {
-      message = "Unknown import flags " + std::to_string(flags & ~kKnownFlags);
-      return nullptr;
-    }
     CubismImportOptions options;
-    options.rules = (flags & P2L_IMPORT_ORIGINAL_RULES) != 0 ? CoreRules::Original : CoreRules::Cubism;
-    options.cubism_playback = (flags & P2L_IMPORT_P2LRT_PLAYBACK) == 0;
-    options.external_textures = (flags & P2L_IMPORT_EXTERNAL_TEXTURES) != 0;
+    if (!cubism::options_from_flags(flags, options, message)) return nullptr;
     ImportResult imported = run(options);
     if (!imported) {
       message = imported.error.message;

@@ -54,15 +54,18 @@ Document parse_document(std::string file, std::span<const std::uint8_t> bytes) {
   if (bytes.size() > kMaxJsonBytes)
     fail(ErrorCode::TooLarge, doc.file + ": " + std::to_string(bytes.size()) + " bytes; p2lrt reads Cubism JSON files of up to " +
                                   std::to_string(kMaxJsonBytes) + " bytes");
+  // As chars: the JSON library reads unsigned chars through std::char_traits<unsigned char>,
+  // which libc++ 19 no longer defines (the WebAssembly build).
+  const char* text = reinterpret_cast<const char*>(bytes.data());
 #if P2L_HAS_EXCEPTIONS
   try {
-    doc.root = Json::parse(bytes.begin(), bytes.end());
+    doc.root = Json::parse(text, text + bytes.size());
   } catch (const Json::exception& e) {
     not_json(doc.file, e.what());
   }
 #else
   parsing = &doc.file;
-  doc.root = Json::parse(bytes.begin(), bytes.end());
+  doc.root = Json::parse(text, text + bytes.size());
   parsing = nullptr;
 #endif
   return doc;

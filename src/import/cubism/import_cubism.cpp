@@ -136,6 +136,35 @@ ImportResult import_cubism(const std::filesystem::path& model, const CubismImpor
   return result;
 }
 
+CubismFiles cubism_files(const std::string& model, const CubismFileReader& read) {
+  CubismFiles files;
+  files.error = cubism::guarded([&] {
+    if (!read) cubism::fail(ErrorCode::BadReference, model + ": no reader to read it with");
+    const std::filesystem::path path(model);
+    const std::string own = path.lexically_normal().generic_string(), name = path.filename().string();
+    files.names.push_back(own);
+    if (path.extension() != ".json") return;
+    cubism::Sources sources(path.parent_path().generic_string(), read);
+    const cubism::Document settings = cubism::parse_document(name, sources.read_own(own, name));
+    ImportReport unused;
+    const cubism::Model3 m = cubism::read_model3(cubism::Node(settings), unused);
+    std::set<std::string> seen{own};
+    const auto add = [&](const std::string& reference) {
+      if (reference.empty()) return;
+      std::string joined = sources.name_of(reference);
+      if (seen.insert(joined).second) files.names.push_back(std::move(joined));
+    };
+    // The import's order (import_model3 above).
+    add(m.moc);
+    for (const std::string& t : m.textures) add(t);
+    for (const std::string* f : {&m.physics, &m.pose, &m.display_info, &m.user_data}) add(*f);
+    for (const cubism::ExpressionRef& e : m.expressions) add(e.file);
+    for (const cubism::MotionRef& motion : m.motions) add(motion.file);
+  });
+  if (!files.error.ok()) files.names.clear();
+  return files;
+}
+
 ImportResult import_cubism(const std::string& model, const CubismFileReader& read, const CubismImportOptions& options) {
   ImportResult result;
   result.error = cubism::guarded([&] {

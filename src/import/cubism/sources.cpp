@@ -16,6 +16,8 @@ std::string join_names(const std::string& folder, const std::string& name) {
 
 }  // namespace
 
+std::string Sources::name_of(const std::string& reference) const { return join_names(name_folder_, reference); }
+
 std::vector<std::uint8_t> Sources::read_named(const std::string& reference, const std::string& shown) {
   return reader_ != nullptr ? read_through(join_names(name_folder_, reference), shown) : read_path(folder_ / reference, shown);
 }

@@ -36,6 +36,8 @@ class Sources {
   std::vector<std::uint8_t> read_own(const std::string& path, const std::string& shown);
 
   std::string source_hash() { return "sha256:" + hash_.hex(); }  // ends the hash
+  // The name the host's reader is asked for when the model3.json names [reference].
+  std::string name_of(const std::string& reference) const;
 
  private:
   std::vector<std::uint8_t> read_named(const std::string& reference, const std::string& shown);
