@@ -172,6 +172,60 @@ namespace P2lRuntime
         }
     }
 
+    /// <summary>A host's file reader as p2l_cubism.h's P2lReadFile. The callback is a static
+    /// method that finds its reader through the user pointer, as IL2CPP (Unity's AOT) requires of
+    /// callbacks from native code; the bytes it hands over stay pinned until the library asks
+    /// for the next file or the import ends (Dispose).</summary>
+    internal sealed class CubismReader : IDisposable
+    {
+        internal static readonly P2lReadFile Thunk = Read;
+        private readonly Func<string, byte[]> readFile;
+        private GCHandle self, pinned;
+        internal string Failure;
+
+        internal CubismReader(Func<string, byte[]> readFile)
+        {
+            this.readFile = readFile;
+            self = GCHandle.Alloc(this);
+        }
+
+        internal IntPtr User { get { return GCHandle.ToIntPtr(self); } }
+
+        [MonoPInvokeCallback(typeof(P2lReadFile))]
+        private static bool Read(IntPtr name, IntPtr data, IntPtr size, IntPtr user)
+        {
+            CubismReader reader = (CubismReader)GCHandle.FromIntPtr(user).Target;
+            reader.Release();
+            byte[] bytes;
+            try
+            {
+                bytes = reader.readFile(P2l.Utf8(name));
+            }
+            catch (Exception e)
+            {
+                // Nothing may be thrown through the C library: the import fails, and says why.
+                if (reader.Failure == null) reader.Failure = e.Message;
+                return false;
+            }
+            if (bytes == null) return false;
+            reader.pinned = GCHandle.Alloc(bytes, GCHandleType.Pinned);
+            Marshal.WriteIntPtr(data, bytes.Length == 0 ? IntPtr.Zero : reader.pinned.AddrOfPinnedObject());
+            Marshal.WriteIntPtr(size, (IntPtr)bytes.Length);
+            return true;
+        }
+
+        private void Release()
+        {
+            if (pinned.IsAllocated) pinned.Free();
+        }
+
+        public void Dispose()
+        {
+            Release();
+            if (self.IsAllocated) self.Free();
+        }
+    }
+
     /// <summary>How ImportCubism reads a Cubism model (p2l_cubism.h's P2L_IMPORT_* flags); None is
     /// what `p2lrt import` does.</summary>
     [Flags]
@@ -334,6 +388,30 @@ namespace P2lRuntime
                 throw new P2lException(P2l.ErrorText(error));
             }
             return new Rig(handle);
+        }
+
+        /// <summary>Imports a Cubism model whose files the host reads itself (an archive, app
+        /// assets, a download): [readFile] gets each name ('/'-separated: [name] first, then each
+        /// file its model3.json names, joined to [name]'s folder) and returns its bytes, or null
+        /// when there is no such file (the import then fails, naming it). Otherwise as
+        /// ImportCubism(path). An exception [readFile] throws fails the import with its message.</summary>
+        public static Rig ImportCubism(string name, Func<string, byte[]> readFile, ImportOptions options = ImportOptions.None)
+        {
+            if (name == null) throw new ArgumentNullException("name");
+            if (readFile == null) throw new ArgumentNullException("readFile");
+            byte[] error = new byte[P2l.ErrorCapacity];
+            using (CubismReader reader = new CubismReader(readFile))
+            {
+                P2lRig handle = P2lNative.p2l_rig_import_cubism_with(P2l.Utf8z(name), CubismReader.Thunk, reader.User, (uint)options,
+                                                                      error, (UIntPtr)error.Length);
+                if (handle.IsInvalid)
+                {
+                    handle.Dispose();
+                    string message = P2l.ErrorText(error);
+                    throw new P2lException(reader.Failure != null ? message + " (the reader failed: " + reader.Failure + ")" : message);
+                }
+                return new Rig(handle);
+            }
         }
 
         /// <summary>What the import did not carry over exactly, one line each, in the words of

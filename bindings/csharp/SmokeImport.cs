@@ -57,6 +57,42 @@ static partial class Smoke
                   "Model.ImportCubism: its rigs draw the same vertices and carry the report");
         }
 
+        // Through the host's own reader (an archive, app assets): every file from memory under a
+        // prefix of its own, the same rig and report.
+        string folder = Path.GetDirectoryName(Path.GetFullPath(model3));
+        var files = new Dictionary<string, byte[]>();
+        foreach (string file in Directory.GetFiles(folder, "*", SearchOption.AllDirectories))
+            files["pack/" + file.Substring(folder.Length + 1).Replace(Path.DirectorySeparatorChar, '/')] = File.ReadAllBytes(file);
+        var asked = new List<string>();
+        Func<string, byte[]> fromMemory = name => { asked.Add(name); byte[] b; return files.TryGetValue(name, out b) ? b : null; };
+        using (Rig imported = Rig.ImportCubism("pack/" + Path.GetFileName(model3), fromMemory))
+        using (Rig reference = Rig.Load(importedPath))
+        {
+            Check(FirstDifference(imported, reference) == null && imported.ImportReport().Length == expectedReport.Length
+                  && asked.Count > 2 && asked.TrueForAll(n => n.StartsWith("pack/", StringComparison.Ordinal)),
+                  "Rig.ImportCubism through a reader: " + asked.Count + " files asked for under the model's folder, the same rig and report");
+        }
+        try
+        {
+            files.Remove("pack/" + Path.GetFileName(model3).Replace(".model3.json", ".moc3"));
+            Rig.ImportCubism("pack/" + Path.GetFileName(model3), fromMemory).Dispose();
+            Check(false, "Rig.ImportCubism through a reader without the moc3 throws", "it imported");
+        }
+        catch (P2lException e)
+        {
+            Check(e.Message.Contains(".moc3: no such file"), "a file the reader does not have: P2lException naming it: " + e.Message);
+        }
+        try
+        {
+            Rig.ImportCubism("pack/x.model3.json", name => { throw new IOException("the archive is damaged"); }).Dispose();
+            Check(false, "Rig.ImportCubism through a failing reader throws", "it imported");
+        }
+        catch (P2lException e)
+        {
+            Check(e.Message.Contains("x.model3.json") && e.Message.Contains("the archive is damaged"),
+                  "a reader that throws: P2lException with the file and the reader's message: " + e.Message);
+        }
+
         // A missing model3.json: the library's message names it.
         string missing = Path.Combine(Path.GetTempPath(), "p2l-smoke-no-such-model.model3.json");
         try
