@@ -473,6 +473,42 @@ def test_import_cubism_model_folder(tmp_path):
         p2l.import_cubism(model)
 
 
+def haru_model3():
+    """The npm Haru (scripts/fetch_cubism_core.sh caches it outside the repository)."""
+    core = Path(os.environ.get("P2L_CUBISM_CORE") or Path.home() / ".cache/p2lrt/live2dcubismcore-1.0.2")
+    model = core / "package/characters/haru_greeter_pro_jp/runtime/haru_greeter_t03.model3.json"
+    if not model.is_file():
+        pytest.skip(f"Haru not fetched (scripts/fetch_cubism_core.sh): {model}")
+    return model
+
+
+@pytest.mark.skipif(not os.environ.get("P2LRT_TOOL"), reason="set P2LRT_TOOL to a p2lrt binary to compare with `p2lrt import`")
+def test_import_cubism_haru_is_p2lrt_import(tmp_path):
+    """Haru from its folder: the rig `p2lrt import` writes, every vertex to the bit at the
+    default pose and through 60 frames of a motion, and its report line for line."""
+    model = haru_model3()
+    out = tmp_path / "haru.p2lrt"
+    printed = subprocess.run([os.environ["P2LRT_TOOL"], "import", str(model), "-o", str(out)], check=True,
+                             capture_output=True, text=True)
+    expected = [line[2:] for line in (printed.stdout + printed.stderr).splitlines() if line.startswith("  ")]
+    rig, reference = p2l.import_cubism(model), p2l.load(out)
+    assert rig.import_report == expected and len(expected) > 0
+    assert rig.mesh_count == reference.mesh_count and rig.clips == reference.clips
+
+    def same(what):
+        for m in range(rig.mesh_count):
+            a, b = rig.vertices(m), reference.vertices(m)
+            assert a.tobytes() == b.tobytes(), f"{what}: mesh {rig.meshes[m]} differs from p2lrt import's"
+
+    same("default pose")
+    rig.play(rig.clips[0])
+    reference.play(reference.clips[0])
+    for frame in range(60):
+        rig.update(1 / 60)
+        reference.update(1 / 60)
+        same(f"frame {frame} of {rig.clips[0]}")
+
+
 def make_synthetic_moc3(path):
     tool = os.environ.get("P2L_MAKE_MOC3")
     if not tool or not Path(tool).is_file():
