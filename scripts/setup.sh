@@ -18,6 +18,11 @@ packages=(cmake ninja-build g++ pkg-config zlib1g-dev libzstd-dev nlohmann-json3
 # The browser tests (scripts/browser_test.sh): Chromium, headless, drawing WebGL2 through
 # SwiftShader.
 [[ "${1:-}" == "--browser" ]] && packages+=(chromium)
+# Drawing on the GPU (src/gl/, p2lrt view): libepoxy loads OpenGL's functions, GLFW opens
+# windows, Dear ImGui draws the viewer's panel; Mesa's EGL and llvmpipe draw headless in the
+# tests, Xvfb and xdotool drive the viewer as a user would.
+[[ "${1:-}" == "--gl" ]] && packages+=(libepoxy-dev libglfw3-dev libimgui-dev libegl-dev libgles-dev libegl-mesa0
+                                       libgl1-mesa-dri xvfb xdotool)
 # node and npm run the official Cubism Core for the fidelity tests; a machine that has them
 # already (from Debian or elsewhere) keeps its own.
 if ! command -v node > /dev/null || ! command -v npm > /dev/null; then
