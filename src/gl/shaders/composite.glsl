@@ -67,9 +67,9 @@ vec3 colorBlend(int mode, vec3 cs, vec3 cd) {
 
 vec3 straight(vec4 c) { return abs(c.a) < 0.00001 ? vec3(0.0) : c.rgb / c.a; }
 
-vec4 composite(vec4 d, vec4 s) {
+vec4 composite(vec4 d, vec4 s, float m) {
   vec3 cs = straight(s), cd = straight(d);
-  float sA = s.a, dA = d.a;
+  float sA = s.a * m, dA = d.a;
   vec3 w = vec3(sA * dA, sA * (1.0 - dA), dA * (1.0 - sA));            // over
   if (uAlphaBlend == 1) w = vec3(sA * dA, 0.0, dA * (1.0 - sA));       // atop
   else if (uAlphaBlend == 2) w = vec3(0.0, 0.0, dA * (1.0 - sA));      // out

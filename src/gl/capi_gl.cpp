@@ -1,0 +1,91 @@
+// The C face of p2l_gl (include/p2l/p2l_gl.h) over gl::GlRenderer and the C API's rigs.
+#include "p2l/p2l_gl.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <memory>
+#include <string>
+
+#include "base/exceptions.hpp"
+#include "capi/handle.hpp"
+#include "gl/gl_renderer.hpp"
+
+struct P2lGl {
+  std::shared_ptr<const p2l::capi::ModelData> data;
+  std::unique_ptr<p2l::gl::GlRenderer> renderer;
+  std::string failure;
+};
+
+namespace {
+
+constexpr std::uint64_t kMaxPixels = std::uint64_t{1} << 28;
+
+void write_error(const std::string& message, char* error, std::size_t capacity) {
+  if (error == nullptr || capacity == 0) return;
+  const std::size_t n = std::min(message.size(), capacity - 1);
+  std::memcpy(error, message.data(), n);
+  error[n] = '\0';
+}
+
+}  // namespace
+
+extern "C" {
+
+P2lGl* p2l_gl_create(const P2lRig* rig, char* error, size_t error_capacity) {
+  P2L_TRY {
+    if (rig == nullptr || rig->failed || !rig->data) {
+      write_error("p2l_gl_create: no working rig", error, error_capacity);
+      return nullptr;
+    }
+    auto gl = std::make_unique<P2lGl>();
+    gl->data = rig->data;
+    gl->renderer = std::make_unique<p2l::gl::GlRenderer>(rig->data->model, rig->data->pages);
+    std::string message;
+    if (!gl->renderer->prepare(message)) {
+      write_error(message, error, error_capacity);
+      return nullptr;
+    }
+    return gl.release();
+  } P2L_CATCH_ALL {
+    write_error("p2l_gl_create: out of memory", error, error_capacity);
+    return nullptr;
+  }
+}
+
+bool p2l_gl_draw(P2lGl* gl, const P2lRig* rig, uint32_t width, uint32_t height, const float* transform, uint32_t flags) {
+  if (gl == nullptr) return false;
+  P2L_TRY {
+    gl->failure.clear();
+    if (rig == nullptr || rig->failed || rig->data != gl->data) {
+      gl->failure = rig == nullptr || rig->failed ? "p2l_gl_draw: no working rig" : "p2l_gl_draw: the rig is of another model";
+      return false;
+    }
+    if (width == 0 || height == 0 || std::uint64_t{width} * height > kMaxPixels) {
+      gl->failure = "p2l_gl_draw: the size " + std::to_string(width) + " x " + std::to_string(height) + " cannot be drawn";
+      return false;
+    }
+    p2l::Affine affine;
+    if (transform != nullptr) {
+      affine = p2l::Affine{transform[0], transform[1], transform[2], transform[3], transform[4], transform[5]};
+    } else {
+      const p2l::Rig& r = rig->rig();
+      const float scale = std::fmin(static_cast<float>(width) / r.canvas.width, static_cast<float>(height) / r.canvas.height);
+      affine = p2l::Affine{scale, 0, 0, scale, 0, 0};
+    }
+    return gl->renderer->draw(rig->instance, affine, width, height, flags, gl->failure);
+  } P2L_CATCH_ALL {
+    gl->failure = "p2l_gl_draw: out of memory";
+    return false;
+  }
+}
+
+const char* p2l_gl_failure(const P2lGl* gl) { return gl ? gl->failure.c_str() : ""; }
+
+void p2l_gl_context_lost(P2lGl* gl) {
+  if (gl) gl->renderer->context_lost();
+}
+
+void p2l_gl_destroy(P2lGl* gl) { delete gl; }
+
+}  // extern "C"
