@@ -43,18 +43,7 @@ TEST_P(BlendModes, MatchTheRules) {
   // inverted: the mask scales the source's alpha after its straight conversion.
   for (int masking = 0; masking < 3; ++masking) {
     for (const ColourPair& pair : kPairs) {
-      Scene scene(16, 8);
-      const std::int32_t back_page = scene.page(pair.backdrop), source_page = scene.page(pair.source);
-      const std::uint32_t back = scene.quad(0, 0, 10, 8, back_page);
-      const std::uint32_t source = scene.quad(6, 0, 16, 8, source_page);
-      const std::uint32_t mask = scene.quad(0, 0, 16, 8, scene.page({9, 9, 9, 150}));
-      scene.mesh(source).blend = static_cast<std::uint8_t>(mode);
-      scene.mesh(source).alpha_blend = static_cast<std::uint8_t>(alpha);
-      scene.mesh(source).opacity = pair.source_opacity;
-      if (masking > 0) scene.mesh(source).mask_meshes = {mask};
-      scene.mesh(source).invert_mask = masking == 2;
-      scene.draw(back);
-      scene.draw(source);
+      const Scene scene = blend_pair_scene(mode, alpha, pair.backdrop, pair.source, pair.source_opacity, masking);
       Drawn drawn(scene, 16, 8);
 
       const double m = masking == 0 ? 1.0 : mask_value({150 / 255.0}, masking == 2);

@@ -33,21 +33,7 @@ TEST_P(OffscreenModes, CompositeByTheRules) {
   const p2l::Rgb multiply{0.9f, 0.6f, 1.0f}, screen{0.1f, 0.0f, 0.3f};
   const float opacity = 0.7f;
   for (int masking = 0; masking < 3; ++masking) {
-    Scene scene(16, 4);
-    const std::uint32_t b = scene.quad(0, 0, 10, 4, scene.page(back));
-    const std::uint32_t l1 = scene.quad(6, 0, 16, 4, scene.page(lower));
-    const std::uint32_t l2 = scene.quad(8, 0, 14, 4, scene.page(upper));
-    const std::uint32_t mask = scene.quad(0, 0, 12, 4, scene.page({1, 2, 3, 170}));
-    scene.draw(b);
-    const std::uint32_t g = scene.isolated_group(0, static_cast<std::uint8_t>(mode), static_cast<std::uint8_t>(alpha));
-    scene.draw(l1, g);
-    scene.draw(l2, g);
-    p2l::Part& part = scene.part_of_group(g);
-    part.composite.opacity = opacity;
-    part.composite.multiply = multiply;
-    part.composite.screen = screen;
-    if (masking > 0) part.composite.mask_meshes = {mask};
-    part.composite.invert_mask = masking == 2;
+    const Scene scene = group_pair_scene(mode, alpha, back, lower, upper, opacity, multiply, screen, masking);
     Drawn drawn(scene, 16, 4);
 
     const Px base = composite(0, 0, fragment(back, kWhite, kBlack, 1), Px{});

@@ -279,6 +279,50 @@ struct Scene {
   p2l::Part& part_of_group(std::uint32_t group) { return rig.parts[static_cast<std::size_t>(rig.draw_groups[group].part)]; }
 };
 
+// The scene of one colour x alpha blend pair on meshes (render_blend_test.cpp; p2l_gl's tests
+// draw it too): a backdrop quad over x 0..10 of a 16 x 8 canvas, the [source] quad over x 6..16
+// by the pair at [opacity]; [masking] 1 masks it by a mesh of alpha 150 covering rows [mask_y0]
+// and down, 2 the same inverted.
+inline Scene blend_pair_scene(int mode, int alpha, Bytes backdrop, Bytes source, float opacity, int masking,
+                              float mask_y0 = 0) {
+  Scene scene(16, 8);
+  const std::uint32_t back = scene.quad(0, 0, 10, 8, scene.page(backdrop));
+  const std::uint32_t top = scene.quad(6, 0, 16, 8, scene.page(source));
+  const std::uint32_t mask = scene.quad(0, mask_y0, 16, 8, scene.page({9, 9, 9, 150}));
+  scene.mesh(top).blend = static_cast<std::uint8_t>(mode);
+  scene.mesh(top).alpha_blend = static_cast<std::uint8_t>(alpha);
+  scene.mesh(top).opacity = opacity;
+  if (masking > 0) scene.mesh(top).mask_meshes = {mask};
+  scene.mesh(top).invert_mask = masking == 2;
+  scene.draw(back);
+  scene.draw(top);
+  return scene;
+}
+
+// The scene of one pair on an isolated group (render_offscreen_test.cpp; p2l_gl's tests too): a
+// [back] quad over x 0..10 of a 16 x 4 canvas, and a group by the pair holding [lower] over x
+// 6..16 and [upper] over x 8..14, with [opacity], [multiply] and [screen]; [masking] 1 masks the
+// group by a mesh of alpha 170 over x 0..12, 2 the same inverted.
+inline Scene group_pair_scene(int mode, int alpha, Bytes back, Bytes lower, Bytes upper, float opacity,
+                              p2l::Rgb multiply, p2l::Rgb screen, int masking) {
+  Scene scene(16, 4);
+  const std::uint32_t b = scene.quad(0, 0, 10, 4, scene.page(back));
+  const std::uint32_t l1 = scene.quad(6, 0, 16, 4, scene.page(lower));
+  const std::uint32_t l2 = scene.quad(8, 0, 14, 4, scene.page(upper));
+  const std::uint32_t mask = scene.quad(0, 0, 12, 4, scene.page({1, 2, 3, 170}));
+  scene.draw(b);
+  const std::uint32_t g = scene.isolated_group(0, static_cast<std::uint8_t>(mode), static_cast<std::uint8_t>(alpha));
+  scene.draw(l1, g);
+  scene.draw(l2, g);
+  p2l::Part& part = scene.part_of_group(g);
+  part.composite.opacity = opacity;
+  part.composite.multiply = multiply;
+  part.composite.screen = screen;
+  if (masking > 0) part.composite.mask_meshes = {mask};
+  part.composite.invert_mask = masking == 2;
+  return scene;
+}
+
 // A scene compiled, with an instance at its defaults and a renderer.
 struct Drawn {
   std::shared_ptr<const p2l::Model> model;
