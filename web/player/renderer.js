@@ -9,10 +9,10 @@
 //    shader (shaders.js). Where one mesh's own triangles overlap, its later triangles read the
 //    destination from before the mesh, not from its earlier triangles as the software
 //    renderer does; meshes do not fold over themselves in practice.
-//  - Masks: the stencil buffer. The mask meshes write 1 where their texture is at least half
-//    opaque; the masked mesh draws where the stencil is 1 (0 for an inverted mask). The
-//    software renderer weighs by the mask's alpha itself, so edges of soft masks differ
-//    (docs/RUNTIME.md: real-time players may treat texels at least half opaque as covering).
+//  - Masks: the software renderer's coverage, as p2l_gl draws it (src/gl/gl_renderer.cpp): a
+//    mask buffer cleared to 1 that each mask mesh multiplies by 1 - a (blending ZERO,
+//    ONE_MINUS_SRC_COLOR), read by the masked draw as m = 1 - buffer (inverted: buffer). A
+//    frame computes each distinct set of mask meshes once and keeps up to four buffers.
 //  - Culling: Cubism's front faces are counter-clockwise as the picture shows them (y down),
 //    which is clockwise in GL's terms since surfaces hold the picture top row first (see
 //    shaders.js); a mirroring transform swaps them.
@@ -23,7 +23,8 @@ import { programSources } from './shaders.js';
 import { MAX_LAYER_DEPTH, Surfaces } from './surfaces.js';
 import { loadPages } from './textures.js';
 
-const UNIT_PAGE = 0, UNIT_BACKDROP = 1, UNIT_LAYER = 2;
+const UNIT_PAGE = 0, UNIT_BACKDROP = 1, UNIT_LAYER = 2, UNIT_MASK = 3;
+const MASK_SLOTS = 4;
 const clamp01 = (v) => (v > 0 ? (v < 1 ? v : 1) : 0);
 
 export class RigRenderer {
@@ -35,7 +36,11 @@ export class RigRenderer {
       if (uniforms.uPage) gl.uniform1i(uniforms.uPage, UNIT_PAGE);
       if (uniforms.uBackdrop) gl.uniform1i(uniforms.uBackdrop, UNIT_BACKDROP);
       if (uniforms.uLayer) gl.uniform1i(uniforms.uLayer, UNIT_LAYER);
+      if (uniforms.uMask) gl.uniform1i(uniforms.uMask, UNIT_MASK);
     }
+    this.maskSlots = Array.from({ length: MASK_SLOTS }, () => ({ key: null, frame: -1, used: 0 }));
+    this.frameNumber = 0;
+    this.tick = 0;
     this.surfaces = new Surfaces(gl);
     this.quad = this.makeQuad();
     this.rig = null;
@@ -92,7 +97,7 @@ export class RigRenderer {
     gl.viewport(0, 0, width, height);
     gl.disable(gl.DEPTH_TEST);
     gl.disable(gl.SCISSOR_TEST);
-    gl.disable(gl.STENCIL_TEST);
+    this.frameNumber++;
     gl.frontFace(transform.a * transform.d - transform.b * transform.c < 0 ? gl.CCW : gl.CW);
     gl.cullFace(gl.BACK);
     gl.colorMask(true, true, true, true);
@@ -122,7 +127,6 @@ export class RigRenderer {
     }
     while (open.length > 0) this.closeLayer(open.pop(), open.at(-1) ?? frame);
 
-    gl.disable(gl.STENCIL_TEST);
     gl.bindFramebuffer(gl.READ_FRAMEBUFFER, surfaces.frame.framebuffer);
     gl.bindFramebuffer(gl.DRAW_FRAMEBUFFER, null);
     // The canvas shows GL's row 0 at the bottom: the frame, top row first, goes in flipped.
@@ -140,10 +144,10 @@ export class RigRenderer {
     if (!page) return;
     const rect = this.meshRect(m);
     if (rect.x1 <= rect.x0 || rect.y1 <= rect.y0) return;
-    gl.bindFramebuffer(gl.FRAMEBUFFER, target.surface.framebuffer);
-    this.maskWith(info.masks, info.invertMask);
+    const mask = this.maskSlot(info.masks);
     const { blend, alphaBlend } = normalizeModes(info.blend, info.alphaBlend);
     const program = this.useComposite(target, rect, blend, alphaBlend, 'meshFixed', 'meshBackdrop');
+    this.bindMask(program, mask, info.invertMask);
     const { multiply, screen } = rig.colors(m);
     gl.uniform3fv(program.uniforms.uMultiply, multiply);
     gl.uniform3fv(program.uniforms.uScreen, screen);
@@ -167,9 +171,9 @@ export class RigRenderer {
     if (!part || !composite) return;
     const opacity = clamp01(composite.opacity);
     if (!(opacity > 0)) return;
-    gl.bindFramebuffer(gl.FRAMEBUFFER, target.surface.framebuffer);
-    this.maskWith(part.masks, part.invertMask);
+    const mask = this.maskSlot(part.masks);
     const program = this.useComposite(target, rect, part.blend, part.alphaBlend, 'layerFixed', 'layerBackdrop');
+    this.bindMask(program, mask, part.invertMask);
     gl.uniform3fv(program.uniforms.uMultiply, composite.multiply);
     gl.uniform3fv(program.uniforms.uScreen, composite.screen);
     gl.uniform1f(program.uniforms.uOpacity, opacity);
@@ -193,6 +197,7 @@ export class RigRenderer {
     const factors = fixedFunctionFactors(blend, alphaBlend);
     let program;
     if (factors) {
+      gl.bindFramebuffer(gl.FRAMEBUFFER, target.surface.framebuffer);
       program = this.programs[fixedName];
       gl.useProgram(program.program);
       gl.enable(gl.BLEND);
@@ -211,26 +216,30 @@ export class RigRenderer {
     return program;
   }
 
-  // Sets the stencil test to the coverage of mask meshes [masks] (none: no test), drawn into
-  // the stencil of the bound surface at their own vertices and pages, without culling.
-  maskWith(masks, invert) {
-    const gl = this.gl;
-    if (masks.length === 0) {
-      gl.disable(gl.STENCIL_TEST);
-      return;
+  // The mask buffer of mask meshes [masks] (computed now if this frame has not: its framebuffer
+  // is then bound), or -1 without masks.
+  maskSlot(masks) {
+    if (masks.length === 0) return -1;
+    const gl = this.gl, slots = this.maskSlots;
+    const age = (s) => (s.frame === this.frameNumber ? s.used : 0);
+    let slot = 0;
+    for (let s = 0; s < slots.length; s++) {
+      if (slots[s].frame === this.frameNumber && sameList(slots[s].key, masks)) {
+        slots[s].used = ++this.tick;
+        return s;
+      }
+      if (age(slots[s]) < age(slots[slot])) slot = s;
     }
-    gl.enable(gl.STENCIL_TEST);
-    gl.stencilMask(0xff);
-    gl.clearStencil(0);
-    gl.clear(gl.STENCIL_BUFFER_BIT);
-    gl.stencilFunc(gl.ALWAYS, 1, 0xff);
-    gl.stencilOp(gl.KEEP, gl.KEEP, gl.REPLACE);
-    gl.colorMask(false, false, false, false);
-    gl.disable(gl.BLEND);
-    gl.disable(gl.CULL_FACE);
-    const program = this.programs.mask;
+    gl.bindFramebuffer(gl.FRAMEBUFFER, this.surfaces.mask(slot).framebuffer);
+    gl.clearColor(1, 1, 1, 1);
+    gl.clear(gl.COLOR_BUFFER_BIT);
+    gl.clearColor(0, 0, 0, 0);
+    const program = this.programs.maskCoverage;
     gl.useProgram(program.program);
     this.setTransform(program, this.transform);
+    gl.enable(gl.BLEND);
+    gl.blendFunc(gl.ZERO, gl.ONE_MINUS_SRC_COLOR);
+    gl.disable(gl.CULL_FACE);  // masks ignore culling
     gl.activeTexture(gl.TEXTURE0 + UNIT_PAGE);
     for (const id of masks) {
       const info = this.rig.meshes[id];
@@ -239,9 +248,19 @@ export class RigRenderer {
       gl.bindTexture(gl.TEXTURE_2D, page);
       this.meshes.draw(id);
     }
-    gl.colorMask(true, true, true, true);
-    gl.stencilFunc(gl.EQUAL, invert ? 0 : 1, 0xff);
-    gl.stencilOp(gl.KEEP, gl.KEEP, gl.KEEP);
+    Object.assign(slots[slot], { key: masks, frame: this.frameNumber, used: ++this.tick });
+    return slot;
+  }
+
+  bindMask(program, slot, invert) {
+    const gl = this.gl;
+    if (slot < 0) {
+      gl.uniform1i(program.uniforms.uMaskMode, 0);
+      return;
+    }
+    gl.activeTexture(gl.TEXTURE0 + UNIT_MASK);
+    gl.bindTexture(gl.TEXTURE_2D, this.surfaces.mask(slot).texture);
+    gl.uniform1i(program.uniforms.uMaskMode, invert ? 2 : 1);
   }
 
   setTransform(program, t) {
@@ -294,6 +313,12 @@ export class RigRenderer {
     gl.deleteVertexArray(this.quad.vao);
     gl.deleteBuffer(this.quad.buffer);
   }
+}
+
+function sameList(a, b) {
+  if (!a || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 function emptyRect() { return { x0: Infinity, y0: Infinity, x1: -Infinity, y1: -Infinity }; }

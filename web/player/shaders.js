@@ -12,7 +12,7 @@ const GLSL_PAGE_SAMPLING = "// The page holds straight RGBA8 texels. Bilinear fi
 
 const GLSL_MESH_SOURCE = "// A mesh's fragment (docs/RUNTIME.md, \"A mesh's fragment\"): premultiplied texel, multiply\n// colour, screen colour scaled by the texel's alpha, then the opacity on all four channels.\n// Texels with no alpha draw nothing, as in the software renderer.\nuniform vec3 uMultiply;\nuniform vec3 uScreen;\nuniform float uOpacity;\nvec4 source() {\n  vec4 c = samplePage(vUv);\n  if (!(c.a > 0.0)) discard;\n  vec3 rgb = c.rgb * uMultiply;\n  rgb = rgb + uScreen * c.a - rgb * uScreen;\n  return vec4(rgb, c.a) * uOpacity;\n}\n";
 
-const GLSL_MASK_VALUE = "// A fragment's mask value (docs/RUNTIME.md, \"Masks\"): the mask buffer holds prod(1 - a) over\n// the mask meshes' texture alphas, as the Framework accumulates it (cleared to 1, each mask mesh\n// multiplying it by 1 - a), so m = 1 - buffer, inverted m = buffer. uMaskMode 0: no masks\n// (the player, whose masks are still the stencil test, always passes 0).\nuniform sampler2D uMask;\nuniform int uMaskMode;\nfloat maskValue() {\n  if (uMaskMode == 0) return 1.0;\n  float rest = texelFetch(uMask, ivec2(gl_FragCoord.xy), 0).r;\n  return uMaskMode == 2 ? rest : 1.0 - rest;\n}\n";
+const GLSL_MASK_VALUE = "// A fragment's mask value (docs/RUNTIME.md, \"Masks\"): the mask buffer holds prod(1 - a) over\n// the mask meshes' texture alphas, as the Framework accumulates it (cleared to 1, each mask mesh\n// multiplying it by 1 - a), so m = 1 - buffer, inverted m = buffer. uMaskMode 0: no masks.\nuniform sampler2D uMask;\nuniform int uMaskMode;\nfloat maskValue() {\n  if (uMaskMode == 0) return 1.0;\n  float rest = texelFetch(uMask, ivec2(gl_FragCoord.xy), 0).r;\n  return uMaskMode == 2 ? rest : 1.0 - rest;\n}\n";
 
 const GLSL_FIXED_WRITE = "// The GL blend path: the source goes to fixed-function blending (the pairs blend_modes.js and\n// src/gl/ map to glBlendFuncSeparate).\n// The mask scales the whole premultiplied source.\nout vec4 fragColor;\nvoid main() {\n  float m = maskValue();\n  if (!(m > 0.0)) discard;\n  fragColor = source() * m;\n}\n";
 
@@ -21,8 +21,6 @@ const GLSL_COMPOSITE = "// The composite of a fragment into a premultiplied dest
 const GLSL_BACKDROP_WRITE = "// The blend-shader path: the destination comes from a copy of the target (the backdrop\n// texture), the composite is written with blending off.\n// The mask scales the source's alpha only, its straight colour staying as it is (the R5 fix of\n// blends on semi-transparent objects).\nout vec4 fragColor;\nvoid main() {\n  float m = maskValue();\n  if (!(m > 0.0)) discard;\n  vec4 s = source();\n  fragColor = composite(texelFetch(uBackdrop, ivec2(gl_FragCoord.xy), 0), s, m);\n}\n";
 
 const GLSL_LAYER_SOURCE = "// An isolated group's (Cubism offscreen's) layer pixel, recoloured and faded by the group as\n// the Cubism 5 R5 Framework composites an offscreen (docs/RUNTIME.md, \"Isolated groups\"):\n// the premultiplied pixel times the multiply colour, the screen colour scaled by its alpha,\n// then the opacity on all four channels.\nuniform sampler2D uLayer;\nuniform vec3 uMultiply;\nuniform vec3 uScreen;\nuniform float uOpacity;\nvec4 source() {\n  vec4 l = texelFetch(uLayer, ivec2(gl_FragCoord.xy), 0);\n  if (!(l.a > 0.0)) discard;\n  vec3 t = l.rgb * uMultiply;\n  t = t + uScreen * l.a - t * uScreen;\n  return vec4(t, l.a) * uOpacity;\n}\n";
-
-const GLSL_MASK_STENCIL = "// The player's masks (for now): mask meshes write the stencil where their texture is at least\n// half opaque.\nout vec4 fragColor;\nvoid main() {\n  if (!(samplePage(vUv).a >= 0.5)) discard;\n  fragColor = vec4(0.0);\n}\n";
 
 const GLSL_MASK_COVERAGE = "// A mask mesh's contribution to a mask buffer: its texture's alpha in every channel, which the\n// blending (ZERO, ONE_MINUS_SRC_COLOR) turns into buffer * (1 - a).\nout vec4 fragColor;\nvoid main() {\n  fragColor = vec4(samplePage(vUv).a);\n}\n";
 
@@ -34,7 +32,6 @@ export const programSources = {
   meshBackdrop: { vertex: VERSION + GLSL_COMMON + GLSL_VERTEX, fragment: VERSION + GLSL_COMMON + GLSL_PAGE_SAMPLING + GLSL_MESH_SOURCE + GLSL_MASK_VALUE + GLSL_COMPOSITE + GLSL_BACKDROP_WRITE },
   layerFixed: { vertex: VERSION + GLSL_COMMON + GLSL_VERTEX, fragment: VERSION + GLSL_COMMON + GLSL_LAYER_SOURCE + GLSL_MASK_VALUE + GLSL_FIXED_WRITE },
   layerBackdrop: { vertex: VERSION + GLSL_COMMON + GLSL_VERTEX, fragment: VERSION + GLSL_COMMON + GLSL_LAYER_SOURCE + GLSL_MASK_VALUE + GLSL_COMPOSITE + GLSL_BACKDROP_WRITE },
-  mask: { vertex: VERSION + GLSL_COMMON + GLSL_VERTEX, fragment: VERSION + GLSL_COMMON + GLSL_PAGE_SAMPLING + GLSL_MASK_STENCIL },
   maskCoverage: { vertex: VERSION + GLSL_COMMON + GLSL_VERTEX, fragment: VERSION + GLSL_COMMON + GLSL_PAGE_SAMPLING + GLSL_MASK_COVERAGE },
   present: { vertex: VERSION + GLSL_COMMON + GLSL_VERTEX, fragment: VERSION + GLSL_COMMON + GLSL_PRESENT },
 };

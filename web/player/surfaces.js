@@ -1,9 +1,8 @@
 // The renderer's offscreen surfaces, all of the drawing size: the frame itself, one layer per
-// level of isolated-group nesting (made on first use), and the backdrop texture the shader
-// reads the destination from. Surfaces are RGBA8 with premultiplied colour, the drawing's top
-// row first (GL row 0; see shaders.js); they share one
-// depth-stencil renderbuffer, since a mask's stencil is written and used at once on whichever
-// surface is being drawn.
+// level of isolated-group nesting and one buffer per mask slot (made on first use), and the
+// backdrop texture the shader reads the destination from. Surfaces are RGBA8 with premultiplied
+// colour, the drawing's top row first (GL row 0; see src/gl/shaders/vertex.glsl), as p2l_gl's
+// (src/gl/surfaces.cpp).
 
 /** Isolated groups nested deeper than this draw into the layer around them, as the software
  *  renderer does (src/render/renderer.cpp, kMaxLayerDepth). */
@@ -27,8 +26,8 @@ export class Surfaces {
     this.height = 0;
     this.frame = null;
     this.layers = [];
+    this.masks = [];
     this.backdrop = null;
-    this.stencil = null;
   }
 
   /** Makes the surfaces [width] x [height]; nothing happens at the current size. */
@@ -38,9 +37,6 @@ export class Surfaces {
     const gl = this.gl;
     this.width = width;
     this.height = height;
-    this.stencil = gl.createRenderbuffer();
-    gl.bindRenderbuffer(gl.RENDERBUFFER, this.stencil);
-    gl.renderbufferStorage(gl.RENDERBUFFER, gl.DEPTH24_STENCIL8, width, height);
     this.frame = this.makeSurface();
     this.backdrop = colorTexture(gl, width, height);
   }
@@ -51,10 +47,9 @@ export class Surfaces {
     const framebuffer = gl.createFramebuffer();
     gl.bindFramebuffer(gl.FRAMEBUFFER, framebuffer);
     gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D, texture, 0);
-    gl.framebufferRenderbuffer(gl.FRAMEBUFFER, gl.DEPTH_STENCIL_ATTACHMENT, gl.RENDERBUFFER, this.stencil);
     const status = gl.checkFramebufferStatus(gl.FRAMEBUFFER);
     if (status !== gl.FRAMEBUFFER_COMPLETE && !gl.isContextLost())
-      throw new Error(`WebGL: an RGBA8 + depth-stencil framebuffer is incomplete (0x${status.toString(16)})`);
+      throw new Error(`WebGL: an RGBA8 framebuffer is incomplete (0x${status.toString(16)})`);
     return { texture, framebuffer };
   }
 
@@ -62,6 +57,12 @@ export class Surfaces {
   layer(depth) {
     while (this.layers.length <= depth) this.layers.push(this.makeSurface());
     return this.layers[depth];
+  }
+
+  /** The buffer of mask slot [slot]. */
+  mask(slot) {
+    while (this.masks.length <= slot) this.masks.push(this.makeSurface());
+    return this.masks[slot];
   }
 
   /** Copies [rect] ({x0, y0, x1, y1}, pixels, top row 0) of [surface] into the backdrop,
@@ -77,15 +78,15 @@ export class Surfaces {
 
   release() {
     const gl = this.gl;
-    for (const s of [this.frame, ...this.layers]) {
+    for (const s of [this.frame, ...this.layers, ...this.masks]) {
       if (!s) continue;
       gl.deleteFramebuffer(s.framebuffer);
       gl.deleteTexture(s.texture);
     }
     if (this.backdrop) gl.deleteTexture(this.backdrop);
-    if (this.stencil) gl.deleteRenderbuffer(this.stencil);
-    this.frame = this.backdrop = this.stencil = null;
+    this.frame = this.backdrop = null;
     this.layers = [];
+    this.masks = [];
     this.width = this.height = 0;
   }
 }

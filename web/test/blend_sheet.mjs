@@ -20,8 +20,8 @@ export const WIDTH = CELL * COLUMNS, HEIGHT = CELL * ROWS;
 const PAGE = 256;
 
 // The texture page, straight RGBA8, four 128-texel regions: A backdrop, B source, C a disc
-// with a 2-texel soft rim (masks: a pixel wide at the sheet's scale, where the stencil and
-// the software renderer's alpha-weighted masks differ), D opaque stripes.
+// with a 2-texel soft rim (masks: a pixel wide at the sheet's scale, where a stencil threshold
+// would differ from the alpha-weighted coverage the renderers use), D opaque stripes.
 function page() {
   const rgba = new Uint8Array(PAGE * PAGE * 4);
   const put = (x, y, r, g, b, a) => {

@@ -30,16 +30,16 @@ import { decodePng, encodePng } from './png.mjs';
 // of premultiplied texels, the same colour and composite formulas), so most pixels agree to a
 // level or two: its surfaces hold 8 bits between meshes where the software renderer keeps
 // floats until the end. The rest differ by design or by rasterization:
-//  - masks: the stencil keeps mask texels with alpha >= 0.5 whole and drops the others, while
-//    the software renderer weighs the masked mesh by the mask's alpha; on the anti-aliased rim
-//    of every mask (a pixel or two wide) the two differ by up to the masked mesh's colour;
+//  - masks: the player's mask buffers are RGBA8 where the software renderer keeps floats, a
+//    level of difference at most (they were a stencil until the coverage rule came to the GPU:
+//    src/gl/shaders/mask_value.glsl);
 //  - triangle edges and texture detail: the GPU snaps vertices to its sub-pixel grid, so a
 //    pixel centre very near an edge can fall on the other side than in the software
 //    renderer's exact edge test, and a texture drawn much smaller than its size (Haru's
 //    2048-texel pages at a quarter scale; neither renderer uses mipmaps) samples other texels.
 // Measured (figures over the drawn pixels): the example at 768x768 in four poses, mean 0.035 to
 // 0.050 levels per channel and 0.005 to 0.033 % of the pixels off by more than 16 levels in
-// some channel (the mask rims of the eyes, up to 107 levels); Haru at 600x1125, mean 0.10 to
+// some channel (edges, up to 76 levels); Haru at 600x1125, mean 0.10 to
 // 0.12 and 0.012 % (texture detail). The limits leave 2x (Haru's mean) to 5x (the example's
 // fraction) over those, and lie under what a wrong rule gives: without masks the example
 // gives 0.32 to 0.41 % (mean up to 0.43) and Haru 0.18 % (mean 0.25); inverted masks drawn
@@ -54,12 +54,11 @@ const TOLERANCE = {
 // (f), per 40x40 cell of the blend sheet (blend_sheet.mjs), drawn at one pixel per canvas pixel.
 // Without masks every cell agrees within 1 to 4 levels but colour burn, whose division by the
 // source colour turns the 8-bit rounding of the surfaces into up to 36 levels on one pixel of a
-// cell (0.06 %). The sheet's masks have a rim about a pixel wide where coverage goes from 0 to 1:
-// the stencil and the weighted coverage differ there, 1.4 to 3 % of a masked cell's pixels and a
-// mean of 0.5 to 1.1 levels. Limits: about four times those figures; a mask ignored, inverted
-// wrongly or a blend pair drawn by another rule changes a third of its cell or more.
+// cell (0.06 %). The masked cells (the masks' rims included) agree within a level, mean 0.17:
+// they are held to the same limits. Limits: about four times those figures; a mask ignored,
+// inverted wrongly or a blend pair drawn by another rule changes a third of its cell or more.
 const CELL_TOLERANCE = { meanLevels: 0.5, overFraction: 0.005 };
-const MASKED_CELL_TOLERANCE = { meanLevels: 4, overFraction: 0.1 };
+const MASKED_CELL_TOLERANCE = CELL_TOLERANCE;
 // (c): moving a parameter must change at least this fraction of the pixels by > 16 levels.
 const MIN_CHANGED_FRACTION = 0.005;
 

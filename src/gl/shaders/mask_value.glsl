@@ -1,7 +1,6 @@
 // A fragment's mask value (docs/RUNTIME.md, "Masks"): the mask buffer holds prod(1 - a) over
 // the mask meshes' texture alphas, as the Framework accumulates it (cleared to 1, each mask mesh
-// multiplying it by 1 - a), so m = 1 - buffer, inverted m = buffer. uMaskMode 0: no masks
-// (the player, whose masks are still the stencil test, always passes 0).
+// multiplying it by 1 - a), so m = 1 - buffer, inverted m = buffer. uMaskMode 0: no masks.
 uniform sampler2D uMask;
 uniform int uMaskMode;
 float maskValue() {
