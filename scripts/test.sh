@@ -7,8 +7,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
-# musl's float trigonometry (Debian's emscripten package, into the cache outside the
-# repository): evaluation under Cubism's rules computes sinf, cosf and atan2f as the Core does.
+# The GPU renderer's libraries and its headless tests' (libepoxy, GLFW, Mesa's EGL, Xvfb).
+scripts/setup.sh --gl
+# musl's math functions (Debian's emscripten package, into the cache outside the repository):
+# every evaluation computes them with p2lrt's own copy (src/base/libm.hpp).
 musl_math=$(scripts/fetch_musl_math.sh)
 cmake -S . -B build-test -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DP2L_SANITIZE=ON -DP2L_TESTS=ON -DP2L_BENCH=ON -DP2L_MUSL_MATH="$musl_math" >/dev/null
 cmake --build build-test

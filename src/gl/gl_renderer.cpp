@@ -136,13 +136,15 @@ bool GlRenderer::draw(const Instance& instance, const Affine& transform, std::ui
   if (!prepare(error)) return false;
   GLint host = 0;
   glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &host);
+  bound_ = static_cast<GLuint>(host);
   if (!surfaces_.resize(width, height, error)) {
-    glBindFramebuffer(GL_FRAMEBUFFER, static_cast<GLuint>(host));
+    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, static_cast<GLuint>(host));
     return false;
   }
   instance_ = &instance;
   transform_ = transform;
   ++frame_;
+  stats_ = FrameStats{};
 
   // Positions of the meshes that moved (all of them for another instance than last time).
   const Rig& rig = model_->rig();
@@ -153,6 +155,7 @@ bool GlRenderer::draw(const Instance& instance, const Affine& transform, std::ui
     const std::size_t n = std::min(xy.size(), rig.meshes[m].geometry->uvs.size());
     glBindBuffer(GL_ARRAY_BUFFER, meshes_[m].positions);
     glBufferSubData(GL_ARRAY_BUFFER, 0, static_cast<GLsizeiptr>(n * sizeof(float)), xy.data());
+    ++stats_.vertex_uploads;
   }
   uploaded_for_ = &instance;
 
@@ -166,11 +169,24 @@ bool GlRenderer::draw(const Instance& instance, const Affine& transform, std::ui
   glFrontFace(transform.a * transform.d - transform.b * transform.c < 0.0f ? GL_CCW : GL_CW);
   glCullFace(GL_BACK);
   glBlendEquation(GL_FUNC_ADD);
-  glBindFramebuffer(GL_FRAMEBUFFER, surfaces_.frame().framebuffer);
+  bind(surfaces_.frame().framebuffer);
   glClearColor(0, 0, 0, 0);
-  glClear(GL_COLOR_BUFFER_BIT);
+  // Only what the last frame drew needs clearing (all of a new surface, whose pixels are
+  // undefined): on a rasterizer in software most of a large frame is never touched.
+  if (surfaces_.width() != cleared_width_ || surfaces_.height() != cleared_height_) {
+    frame_dirty_ = Rect{0, 0, static_cast<std::int32_t>(width), static_cast<std::int32_t>(height)};
+    cleared_width_ = surfaces_.width();
+    cleared_height_ = surfaces_.height();
+  }
+  if (!frame_dirty_.empty()) {
+    glEnable(GL_SCISSOR_TEST);
+    glScissor(frame_dirty_.x0, frame_dirty_.y0, frame_dirty_.x1 - frame_dirty_.x0, frame_dirty_.y1 - frame_dirty_.y0);
+    glClear(GL_COLOR_BUFFER_BIT);
+    glDisable(GL_SCISSOR_TEST);
+  }
+  frame_dirty_ = Rect{};
 
-  const Target frame{&surfaces_.frame(), nullptr};
+  const Target frame{&surfaces_.frame(), &frame_dirty_};
   std::size_t open = 0, flattened = 0;
   auto target = [&]() { return open > 0 ? Target{&surfaces_.layer(open - 1), &open_drawn_[open - 1]} : frame; };
   for (const std::int32_t command : instance.render_commands()) {
@@ -180,7 +196,7 @@ bool GlRenderer::draw(const Instance& instance, const Affine& transform, std::ui
         continue;
       }
       const Surface& layer = surfaces_.layer(open);
-      glBindFramebuffer(GL_FRAMEBUFFER, layer.framebuffer);
+      bind(layer.framebuffer);
       glClear(GL_COLOR_BUFFER_BIT);
       open_parts_[open] = static_cast<std::uint32_t>(-2 - static_cast<std::int64_t>(command));
       open_drawn_[open] = Rect{};
@@ -201,10 +217,14 @@ bool GlRenderer::draw(const Instance& instance, const Affine& transform, std::ui
     close_layer(open, target());
   }
 
-  // The frame onto the host's framebuffer, flipped, over what is there.
-  glBindFramebuffer(GL_FRAMEBUFFER, static_cast<GLuint>(host));
+  // The frame onto the host's framebuffer, flipped, over what is there: the part drawn only.
+  bind(static_cast<GLuint>(host));
   glViewport(0, 0, static_cast<GLsizei>(width), static_cast<GLsizei>(height));
   if (flags & kClear) glClear(GL_COLOR_BUFFER_BIT);
+  if (frame_dirty_.empty()) {
+    instance_ = nullptr;
+    return true;
+  }
   const Program& present = programs_[kPresent];
   glUseProgram(present.id);
   set_transform(present, Affine{});
@@ -213,12 +233,17 @@ bool GlRenderer::draw(const Instance& instance, const Affine& transform, std::ui
   glEnable(GL_BLEND);
   glBlendFuncSeparate(GL_ONE, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
   glDisable(GL_CULL_FACE);
-  const float w = static_cast<float>(width), h = static_cast<float>(height);
-  const float corners[8] = {0, 0, w, 0, 0, h, w, h};
+  // Host row r (from the bottom) shows frame row height - 1 - r: the frame's rows y0..y1 are
+  // the host's height - y1 .. height - y0.
+  const float h = static_cast<float>(height);
+  const float x0 = static_cast<float>(frame_dirty_.x0), x1 = static_cast<float>(frame_dirty_.x1);
+  const float y0 = h - static_cast<float>(frame_dirty_.y1), y1 = h - static_cast<float>(frame_dirty_.y0);
+  const float corners[8] = {x0, y0, x1, y0, x0, y1, x1, y1};
   glBindVertexArray(quad_vao_);
   glBindBuffer(GL_ARRAY_BUFFER, quad_buffer_);
   glBufferSubData(GL_ARRAY_BUFFER, 0, sizeof corners, corners);
   glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+  ++stats_.draw_calls;
   glBindVertexArray(0);
   glUseProgram(0);
   glDisable(GL_BLEND);
@@ -252,6 +277,7 @@ void GlRenderer::draw_mesh(std::uint32_t m, const Target& target) {
   mesh.culling ? glEnable(GL_CULL_FACE) : glDisable(GL_CULL_FACE);
   glBindVertexArray(meshes_[m].vao);
   glDrawElements(GL_TRIANGLES, meshes_[m].count, GL_UNSIGNED_INT, nullptr);
+  ++stats_.draw_calls;
   if (target.drawn) target.drawn->grow(rect);
 }
 
@@ -282,6 +308,7 @@ void GlRenderer::close_layer(std::size_t depth, const Target& target) {
   glBindBuffer(GL_ARRAY_BUFFER, quad_buffer_);
   glBufferSubData(GL_ARRAY_BUFFER, 0, sizeof corners, corners);
   glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+  ++stats_.draw_calls;
   if (target.drawn) target.drawn->grow(rect);
 }
 
@@ -289,7 +316,7 @@ const Program& GlRenderer::use_composite(const Target& target, const Rect& rect,
                                          std::uint8_t alpha_blend, ProgramName fixed, ProgramName backdrop) {
   GLenum factors[4];
   if (fixed_factors(blend, alpha_blend, factors)) {
-    glBindFramebuffer(GL_FRAMEBUFFER, target.surface->framebuffer);
+    bind(target.surface->framebuffer);
     const Program& program = programs_[fixed];
     glUseProgram(program.id);
     glEnable(GL_BLEND);
@@ -298,7 +325,8 @@ const Program& GlRenderer::use_composite(const Target& target, const Rect& rect,
   }
   glActiveTexture(GL_TEXTURE0 + kUnitBackdrop);
   surfaces_.copy_to_backdrop(*target.surface, rect);
-  glBindFramebuffer(GL_FRAMEBUFFER, target.surface->framebuffer);
+  ++stats_.backdrop_copies;
+  bind(target.surface->framebuffer);
   const Program& program = programs_[backdrop];
   glUseProgram(program.id);
   glDisable(GL_BLEND);
@@ -320,7 +348,7 @@ int GlRenderer::mask_slot(std::span<const std::uint32_t> set) {
     if (age(s) < age(slot)) slot = s;
   }
   // Cleared to 1; each mask mesh multiplies it by 1 - a (ZERO, ONE_MINUS_SRC_COLOR).
-  glBindFramebuffer(GL_FRAMEBUFFER, surfaces_.mask(slot).framebuffer);
+  bind(surfaces_.mask(slot).framebuffer);
   glClearColor(1, 1, 1, 1);
   glClear(GL_COLOR_BUFFER_BIT);
   glClearColor(0, 0, 0, 0);
@@ -340,7 +368,9 @@ int GlRenderer::mask_slot(std::span<const std::uint32_t> set) {
     glBindTexture(GL_TEXTURE_2D, textures_[static_cast<std::size_t>(page)]);
     glBindVertexArray(meshes_[id].vao);
     glDrawElements(GL_TRIANGLES, meshes_[id].count, GL_UNSIGNED_INT, nullptr);
+    ++stats_.draw_calls;
   }
+  ++stats_.mask_buffers;
   mask_slots_[slot].key = set;
   mask_slots_[slot].frame = frame_;
   mask_slots_[slot].used = ++tick_;
@@ -355,6 +385,13 @@ void GlRenderer::bind_mask(const Program& program, int slot, bool invert) {
   glActiveTexture(GL_TEXTURE0 + kUnitMask);
   glBindTexture(GL_TEXTURE_2D, surfaces_.mask(static_cast<std::size_t>(slot)).texture);
   glUniform1i(program.mask_mode, invert ? 2 : 1);
+}
+
+void GlRenderer::bind(GLuint framebuffer) {
+  if (framebuffer == bound_) return;
+  glBindFramebuffer(GL_DRAW_FRAMEBUFFER, framebuffer);
+  bound_ = framebuffer;
+  ++stats_.framebuffer_binds;
 }
 
 void GlRenderer::set_transform(const Program& program, const Affine& t) const {
@@ -409,6 +446,7 @@ void GlRenderer::release() {
   textures_.clear();
   meshes_.clear();
   surfaces_.release();
+  cleared_width_ = cleared_height_ = 0;
   for (MaskSlot& s : mask_slots_) s = MaskSlot{};
   prepared_ = false;
   uploaded_for_ = nullptr;
@@ -420,6 +458,7 @@ void GlRenderer::context_lost() {
   meshes_.clear();
   quad_vao_ = quad_buffer_ = 0;
   surfaces_.forget();
+  cleared_width_ = cleared_height_ = 0;
   for (MaskSlot& s : mask_slots_) s = MaskSlot{};
   prepared_ = false;
   uploaded_for_ = nullptr;

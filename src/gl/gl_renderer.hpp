@@ -37,6 +37,11 @@ namespace p2l::gl {
 inline constexpr std::uint32_t kClear = 1;      // clear the host's framebuffer to transparent first
 inline constexpr std::uint32_t kUploadAll = 2;  // every mesh's vertices, whatever the change flags
 
+// What the last draw asked of the GPU (the benchmark reports it).
+struct FrameStats {
+  std::uint32_t draw_calls = 0, framebuffer_binds = 0, backdrop_copies = 0, mask_buffers = 0, vertex_uploads = 0;
+};
+
 class GlRenderer {
  public:
   GlRenderer(std::shared_ptr<const Model> model, std::shared_ptr<TexturePages> pages);
@@ -52,6 +57,7 @@ class GlRenderer {
             std::uint32_t flags, std::string& error);
   void context_lost();  // the context is gone with every object: forget them, make anew later
   std::size_t object_count() const;  // GL objects held, for the leak tests
+  const FrameStats& stats() const { return stats_; }
 
  private:
   struct MeshBuffers {
@@ -79,6 +85,7 @@ class GlRenderer {
   int mask_slot(std::span<const std::uint32_t> set);
   // Binds mask buffer [slot] to the mask unit and sets [program]'s mask mode (none for -1).
   void bind_mask(const Program& program, int slot, bool invert);
+  void bind(GLuint framebuffer);  // for drawing, unless it is bound already
   void set_transform(const Program& program, const Affine& t) const;
   Rect mesh_rect(std::uint32_t m) const;
 
@@ -99,6 +106,10 @@ class GlRenderer {
   std::uint64_t frame_ = 0, tick_ = 0;
   std::array<std::uint32_t, 16> open_parts_{};
   std::array<Rect, 16> open_drawn_{};
+  FrameStats stats_;
+  GLuint bound_ = 0;                         // the framebuffer bound for drawing
+  Rect frame_dirty_;                         // what the frame surface holds drawn
+  std::uint32_t cleared_width_ = 0, cleared_height_ = 0;  // the frame surface's size when cleared whole
 };
 
 }  // namespace p2l::gl

@@ -23,12 +23,20 @@ void destroy(Surface& s) {
 
 }  // namespace
 
-Surface Surfaces::make() {
+// A surface, its completeness in [status]; the framebuffer bindings are left as they were (the
+// renderer keeps track of what it bound).
+Surface Surfaces::make(GLenum* status) {
+  GLint draw = 0, read = 0;
+  glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &draw);
+  glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &read);
   Surface s;
   s.texture = color_texture(width_, height_);
   glGenFramebuffers(1, &s.framebuffer);
   glBindFramebuffer(GL_FRAMEBUFFER, s.framebuffer);
   glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, s.texture, 0);
+  if (status) *status = glCheckFramebufferStatus(GL_FRAMEBUFFER);
+  glBindFramebuffer(GL_DRAW_FRAMEBUFFER, static_cast<GLuint>(draw));
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, static_cast<GLuint>(read));
   return s;
 }
 
@@ -37,8 +45,8 @@ bool Surfaces::resize(std::uint32_t width, std::uint32_t height, std::string& er
   release();
   width_ = width;
   height_ = height;
-  frame_ = make();
-  const GLenum status = glCheckFramebufferStatus(GL_FRAMEBUFFER);
+  GLenum status = GL_FRAMEBUFFER_COMPLETE;
+  frame_ = make(&status);
   if (status != GL_FRAMEBUFFER_COMPLETE) {
     error = "p2l_gl: an RGBA8 framebuffer of " + std::to_string(width) + " x " + std::to_string(height) +
             " is incomplete (status " + std::to_string(status) + ")";

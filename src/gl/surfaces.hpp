@@ -51,7 +51,7 @@ class Surfaces {
   void forget();   // the context is gone and took them: forgets them
 
  private:
-  Surface make();
+  Surface make(GLenum* status = nullptr);
   std::uint32_t width_ = 0, height_ = 0;
   Surface frame_;
   GLuint backdrop_ = 0;
