@@ -37,7 +37,9 @@ install(TARGETS p2l_shared p2l_csm_shared EXPORT p2lTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(TARGETS p2lrt RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/libLive2DCubismCore.a DESTINATION ${CMAKE_INSTALL_LIBDIR})
-install(DIRECTORY include/p2l DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.h" PATTERN "*.hpp")
+# p2l_gl.h stays out until the package carries p2l_gl itself (docs/GL.md).
+install(DIRECTORY include/p2l DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.h" PATTERN "*.hpp"
+        PATTERN "p2l_gl.h" EXCLUDE)
 install(FILES include/Live2DCubismCore.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(FILES examples/character/character.p2lrt examples/character/README.md
         DESTINATION ${CMAKE_INSTALL_DATADIR}/p2lrt/examples)
