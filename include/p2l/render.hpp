@@ -108,5 +108,8 @@ struct Framing {
 // drawn) scaled to fit with its aspect kept, and centred. `p2lrt render`, the bindings and
 // the Unity component frame with it (p2l_framing in the C API).
 Affine framing(const Instance& instance, std::uint32_t width, std::uint32_t height, const Framing& how = {});
+// What a null transform means to the renderers (p2l_render, p2l_gl_draw): the canvas scaled to
+// fit [width] x [height] from the image's top left corner, its aspect kept (a NaN side ignored).
+Affine canvas_fit(const Canvas& canvas, std::uint32_t width, std::uint32_t height);
 
 }  // namespace p2l

@@ -2,7 +2,6 @@
 #include "p2l/p2l_gl.h"
 
 #include <algorithm>
-#include <cmath>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -65,14 +64,9 @@ bool p2l_gl_draw(P2lGl* gl, const P2lRig* rig, uint32_t width, uint32_t height, 
       gl->failure = "p2l_gl_draw: the size " + std::to_string(width) + " x " + std::to_string(height) + " cannot be drawn";
       return false;
     }
-    p2l::Affine affine;
-    if (transform != nullptr) {
-      affine = p2l::Affine{transform[0], transform[1], transform[2], transform[3], transform[4], transform[5]};
-    } else {
-      const p2l::Rig& r = rig->rig();
-      const float scale = std::fmin(static_cast<float>(width) / r.canvas.width, static_cast<float>(height) / r.canvas.height);
-      affine = p2l::Affine{scale, 0, 0, scale, 0, 0};
-    }
+    const p2l::Affine affine =
+        transform != nullptr ? p2l::Affine{transform[0], transform[1], transform[2], transform[3], transform[4], transform[5]}
+                             : p2l::canvas_fit(rig->rig().canvas, width, height);
     return gl->renderer->draw(rig->instance, affine, width, height, flags, gl->failure);
   } P2L_CATCH_ALL {
     gl->failure = "p2l_gl_draw: out of memory";

@@ -1,5 +1,7 @@
 #include "gl/gl_renderer.hpp"
 
+#include "render/blend.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -11,26 +13,19 @@ constexpr std::size_t kMaxLayerDepth = 16;
 
 float clamp01(float v) { return v > 0.0f ? (v < 1.0f ? v : 1.0f) : 0.0f; }
 
-// Colour modes past 17 act as NORMAL, alpha modes past 4 as OVER (the Framework's default:).
-std::uint8_t colour_mode(std::uint8_t blend) { return blend <= 17 ? blend : 0; }
-std::uint8_t alpha_mode(std::uint8_t alpha) { return alpha <= 4 ? alpha : 0; }
-
 // The glBlendFuncSeparate factors of the Framework's GL blend path, false for the pairs the
-// blend shader draws (docs/RUNTIME.md, "Compositing").
+// blend shader draws (the software renderer's choice, render/blend.hpp; docs/RUNTIME.md,
+// "Compositing"). Modes past the known ones act as NORMAL and OVER, here and in the shader.
 bool fixed_factors(std::uint8_t blend, std::uint8_t alpha, GLenum (&f)[4]) {
-  if (blend == 1) {  // ADD_COMPATIBLE
+  if (!render::fixed_function(blend, alpha)) return false;
+  if (blend == render::kBlendCubismAdd) {
     f[0] = GL_ONE, f[1] = GL_ONE, f[2] = GL_ZERO, f[3] = GL_ONE;
-    return true;
-  }
-  if (blend == 2) {  // MULTIPLY_COMPATIBLE
+  } else if (blend == render::kBlendCubismMultiply) {
     f[0] = GL_DST_COLOR, f[1] = GL_ONE_MINUS_SRC_ALPHA, f[2] = GL_ZERO, f[3] = GL_ONE;
-    return true;
-  }
-  if (blend == 0 && alpha == 0) {  // NORMAL + OVER
+  } else {
     f[0] = GL_ONE, f[1] = GL_ONE_MINUS_SRC_ALPHA, f[2] = GL_ONE, f[3] = GL_ONE_MINUS_SRC_ALPHA;
-    return true;
   }
-  return false;
+  return true;
 }
 
 bool same(std::span<const std::uint32_t> a, std::span<const std::uint32_t> b) {
@@ -238,12 +233,7 @@ bool GlRenderer::draw(const Instance& instance, const Affine& transform, std::ui
   const float h = static_cast<float>(height);
   const float x0 = static_cast<float>(frame_dirty_.x0), x1 = static_cast<float>(frame_dirty_.x1);
   const float y0 = h - static_cast<float>(frame_dirty_.y1), y1 = h - static_cast<float>(frame_dirty_.y0);
-  const float corners[8] = {x0, y0, x1, y0, x0, y1, x1, y1};
-  glBindVertexArray(quad_vao_);
-  glBindBuffer(GL_ARRAY_BUFFER, quad_buffer_);
-  glBufferSubData(GL_ARRAY_BUFFER, 0, sizeof corners, corners);
-  glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
-  ++stats_.draw_calls;
+  draw_quad(x0, y0, x1, y1);
   glBindVertexArray(0);
   glUseProgram(0);
   glDisable(GL_BLEND);
@@ -263,7 +253,7 @@ void GlRenderer::draw_mesh(std::uint32_t m, const Target& target) {
   const Rect rect = mesh_rect(m);
   if (rect.empty()) return;
   const int mask = mask_slot(mesh.mask_meshes);
-  const Program& program = use_composite(target, rect, colour_mode(mesh.blend), alpha_mode(mesh.alpha_blend), kMeshFixed,
+  const Program& program = use_composite(target, rect, mesh.blend, mesh.alpha_blend, kMeshFixed,
                                          kMeshBackdrop);
   bind_mask(program, mask, mesh.invert_mask);
   const Rgb& multiply = instance_->multiply(m);
@@ -291,7 +281,7 @@ void GlRenderer::close_layer(std::size_t depth, const Target& target) {
   if (!(opacity > 0.0f)) return;
   const Composite& style = model_->part_group_composite(part);
   const int mask = mask_slot(model_->part_group_masks(part));
-  const Program& program = use_composite(target, rect, colour_mode(style.blend), alpha_mode(style.alpha_blend),
+  const Program& program = use_composite(target, rect, style.blend, style.alpha_blend,
                                          kLayerFixed, kLayerBackdrop);
   bind_mask(program, mask, style.invert_mask);
   glUniform3f(program.multiply, group.multiply[0], group.multiply[1], group.multiply[2]);
@@ -301,14 +291,8 @@ void GlRenderer::close_layer(std::size_t depth, const Target& target) {
   glActiveTexture(GL_TEXTURE0 + kUnitLayer);
   glBindTexture(GL_TEXTURE_2D, surfaces_.layer(depth).texture);
   glDisable(GL_CULL_FACE);
-  const float x0 = static_cast<float>(rect.x0), y0 = static_cast<float>(rect.y0), x1 = static_cast<float>(rect.x1),
-              y1 = static_cast<float>(rect.y1);
-  const float corners[8] = {x0, y0, x1, y0, x0, y1, x1, y1};
-  glBindVertexArray(quad_vao_);
-  glBindBuffer(GL_ARRAY_BUFFER, quad_buffer_);
-  glBufferSubData(GL_ARRAY_BUFFER, 0, sizeof corners, corners);
-  glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
-  ++stats_.draw_calls;
+  draw_quad(static_cast<float>(rect.x0), static_cast<float>(rect.y0), static_cast<float>(rect.x1),
+            static_cast<float>(rect.y1));
   if (target.drawn) target.drawn->grow(rect);
 }
 
@@ -385,6 +369,16 @@ void GlRenderer::bind_mask(const Program& program, int slot, bool invert) {
   glActiveTexture(GL_TEXTURE0 + kUnitMask);
   glBindTexture(GL_TEXTURE_2D, surfaces_.mask(static_cast<std::size_t>(slot)).texture);
   glUniform1i(program.mask_mode, invert ? 2 : 1);
+}
+
+// The rectangle [x0, x1] x [y0, y1] in surface pixels, as a triangle strip.
+void GlRenderer::draw_quad(float x0, float y0, float x1, float y1) {
+  const float corners[8] = {x0, y0, x1, y0, x0, y1, x1, y1};
+  glBindVertexArray(quad_vao_);
+  glBindBuffer(GL_ARRAY_BUFFER, quad_buffer_);
+  glBufferSubData(GL_ARRAY_BUFFER, 0, sizeof corners, corners);
+  glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+  ++stats_.draw_calls;
 }
 
 void GlRenderer::bind(GLuint framebuffer) {

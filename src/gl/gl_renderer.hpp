@@ -86,6 +86,7 @@ class GlRenderer {
   // Binds mask buffer [slot] to the mask unit and sets [program]'s mask mode (none for -1).
   void bind_mask(const Program& program, int slot, bool invert);
   void bind(GLuint framebuffer);  // for drawing, unless it is bound already
+  void draw_quad(float x0, float y0, float x1, float y1);
   void set_transform(const Program& program, const Affine& t) const;
   Rect mesh_rect(std::uint32_t m) const;
 

@@ -8,6 +8,11 @@
 
 namespace p2l {
 
+Affine canvas_fit(const Canvas& canvas, std::uint32_t width, std::uint32_t height) {
+  const float scale = std::fmin(static_cast<float>(width) / canvas.width, static_cast<float>(height) / canvas.height);
+  return Affine{scale, 0.0f, 0.0f, scale, 0.0f, 0.0f};
+}
+
 Affine framing(const Instance& instance, std::uint32_t width, std::uint32_t height, const Framing& how) {
   const Canvas& canvas = instance.model().rig().canvas;
   float x0 = 0, y0 = 0, x1 = canvas.width, y1 = canvas.height;

@@ -429,14 +429,7 @@ bool Renderer::render(const Instance& instance, std::uint8_t* rgba, std::uint32_
   render::Scratch& s = *scratch_;
   s.reserve(width, height);
 
-  Affine t;
-  if (transform != nullptr) {
-    t = *transform;
-  } else {
-    const Canvas& canvas = model_->rig().canvas;
-    const float scale = std::fmin(static_cast<float>(width) / canvas.width, static_cast<float>(height) / canvas.height);
-    t = Affine{scale, 0.0f, 0.0f, scale, 0.0f, 0.0f};
-  }
+  const Affine t = transform != nullptr ? *transform : canvas_fit(model_->rig().canvas, width, height);
   const bool straight = (flags & kRenderStraight) != 0;
   const auto n = static_cast<std::size_t>(pixels);
   if ((flags & kRenderKeep) != 0)
