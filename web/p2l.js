@@ -151,19 +151,19 @@ export class Runtime {
       const own = await read(name);
       if (own) put(name, own);
       const listed = api.p2li_files(cString(api, name));
-      const names = listed ? this.stringIn(api, listed).split('\n').filter((n) => n && n !== name) : [];
+      const names = listed ? this.string(listed, api).split('\n').filter((n) => n && n !== name) : [];
       // Fetched together; a file that is not there is left out, and the import names it.
       const bytes = await Promise.all(names.map((n) => read(n).catch(() => null)));
       names.forEach((n, i) => bytes[i] && put(n, bytes[i]));
-      if (!listed || !api.p2li_import(cString(api, name), flags)) throw new Error(this.stringIn(api, api.p2li_failure()));
+      if (!listed || !api.p2li_import(cString(api, name), flags)) throw new Error(this.string(api.p2li_failure(), api));
       result = {
         bytes: new Uint8Array(api.memory.buffer, api.p2li_output(), api.p2li_output_size()).slice(),
-        report: Array.from({ length: api.p2li_report_count() }, (_, i) => this.stringIn(api, api.p2li_report_line(i))),
+        report: Array.from({ length: api.p2li_report_count() }, (_, i) => this.string(api.p2li_report_line(i), api)),
       };
     } catch (e) {
       // A fatal problem traps after the importer recorded it (web/import_module.cpp).
       if (!(e instanceof WebAssembly.RuntimeError)) throw e.message?.startsWith('p2l.js') ? e : new Error(`p2l.js: ${e.message}`);
-      const why = this.stringIn(api, api.p2li_failure());
+      const why = this.string(api.p2li_failure(), api);
       throw new Error(`p2l.js: ${why || 'the import ran out of memory'}`);
     }
     const rig = this.rig(result.bytes);
@@ -171,18 +171,12 @@ export class Runtime {
     return rig;
   }
 
-  /** The NUL-terminated UTF-8 string at [pointer] in another module's memory ('' for null). */
-  stringIn(api, pointer) {
+
+  /** The NUL-terminated UTF-8 string at [pointer] ('' for null), in this module's memory or
+   *  [api]'s (the import module's). */
+  string(pointer, api = this.api) {
     if (!pointer) return '';
     const bytes = new Uint8Array(api.memory.buffer, pointer);
-    const end = bytes.indexOf(0);
-    return decoder.decode(bytes.subarray(0, end < 0 ? 0 : end));
-  }
-
-  /** The NUL-terminated UTF-8 string at [pointer] ('' for null). */
-  string(pointer) {
-    if (!pointer) return '';
-    const bytes = new Uint8Array(this.api.memory.buffer, pointer);
     const end = bytes.indexOf(0);
     return decoder.decode(bytes.subarray(0, end < 0 ? 0 : end));
   }
