@@ -593,6 +593,23 @@ TEST(CubismImport, Model3GroupsBecomeRolesAndHitAreasAreNamedByName) {
       << lines(report);
 }
 
+TEST(CubismImport, StandardParameterIdsBecomeTheRolesTheFrameworkDrivesUnlessAGroupNamesThem) {
+  p2l::Rig rig = base_rig();
+  const auto add = [&](const char* id) {
+    p2l::Parameter p = rig.parameters.at(0);
+    p.id = id;
+    rig.parameters.push_back(p);
+    return static_cast<std::uint32_t>(rig.parameters.size() - 1);
+  };
+  const std::uint32_t angle_x = add("ParamAngleX"), eye_x = add("ParamEyeBallX"), breath = add("ParamBreath");
+  add("ParamAngleY");
+  // The model3.json's own AngleY group wins over the standard id; ParamAngleZ and the rest are absent.
+  rig.roles = {{"EyeBlink", {0}}, {"AngleY", {1}}};
+  p2l::cubism::add_standard_roles(rig);
+  EXPECT_EQ(rig.roles, (std::vector<p2l::Role>{{"EyeBlink", {0}}, {"AngleY", {1}}, {"AngleX", {angle_x}},
+                                               {"EyeBallX", {eye_x}}, {"Breath", {breath}}}));
+}
+
 TEST(CubismImport, Model3ListsItsFilesAndReportsWhatItDoesNotUse) {
   const std::string text = R"({"Version": 3, "Layout": {"Width": 2},
     "FileReferences": {"Moc": "m.moc3", "Textures": ["t0.png", "t1.png"], "Physics": "p.physics3.json", "Pose": "",
@@ -877,7 +894,13 @@ TEST(CubismImport, HaruFromTheCubismCorePackage) {
   EXPECT_NE(rig.parameters[angle].name, rig.parameters[angle].id);
   EXPECT_FALSE(rig.parameters[angle].name.empty());
   ASSERT_TRUE(rig.gui.has_value());
-  EXPECT_EQ(rig.roles.size(), 2u);
+  // EyeBlink and LipSync from the model3.json's groups, the rest from the standard ids (the head
+  // follows the pointer, the body breathes).
+  std::vector<std::string> roles;
+  for (const p2l::Role& role : rig.roles) roles.push_back(role.role + "=" + rig.parameters.at(role.parameters.at(0)).id);
+  EXPECT_EQ(roles, (std::vector<std::string>{"EyeBlink=ParamEyeLOpen", "LipSync=ParamMouthForm", "AngleX=ParamAngleX",
+                                             "AngleY=ParamAngleY", "AngleZ=ParamAngleZ", "BodyAngleX=ParamBodyAngleX",
+                                             "EyeBallX=ParamEyeBallX", "EyeBallY=ParamEyeBallY", "Breath=ParamBreath"}));
   ASSERT_EQ(rig.hit_areas.size(), 2u);
   EXPECT_EQ(rig.hit_areas[0].id, "Head");
   EXPECT_EQ(rig.meshes[rig.hit_areas[0].meshes.at(0)].id, "HitArea");

@@ -104,6 +104,7 @@ void import_model3(Sources& sources, const std::string& own, const std::string& 
   }
   read_motions(sources, m.motions, options, result);
   read_groups(root, result.rig, result.report);
+  add_standard_roles(result.rig);
   read_hit_areas(root, result.rig, result.report);
   finish(sources, name, result.rig);
 }
@@ -111,6 +112,7 @@ void import_model3(Sources& sources, const std::string& own, const std::string& 
 void import_bare_moc3(Sources& sources, const std::string& own, const std::string& name, const CubismImportOptions& options,
                       ImportResult& result) {
   read_moc3(sources.read_own(own, name), name, options.rules, result);
+  add_standard_roles(result.rig);
   finish(sources, name, result.rig);
 }
 

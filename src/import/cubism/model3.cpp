@@ -1,6 +1,9 @@
 // model3.json: the list of files the model is made of, and what the importer does not use.
 #include "import/cubism/side_files.hpp"
 
+#include <algorithm>
+#include <utility>
+
 namespace p2l::cubism {
 
 void report_unused(const Node& object, std::initializer_list<const char*> used, ImportReport& report) {
@@ -90,6 +93,19 @@ void read_groups(const Node& root, Rig& rig, ImportReport& report) {
     }
     report_unused(g, {"Target", "Name", "Ids"}, report);
     rig.roles.push_back(std::move(role));
+  }
+}
+
+void add_standard_roles(Rig& rig) {
+  static constexpr std::pair<const char*, const char*> kStandard[] = {
+      {"AngleX", "ParamAngleX"},         {"AngleY", "ParamAngleY"},     {"AngleZ", "ParamAngleZ"},
+      {"BodyAngleX", "ParamBodyAngleX"}, {"EyeBallX", "ParamEyeBallX"}, {"EyeBallY", "ParamEyeBallY"},
+      {"Breath", "ParamBreath"}};
+  for (const auto& [name, id] : kStandard) {
+    const std::int32_t p = rig.find_parameter(id);
+    const bool named = std::any_of(rig.roles.begin(), rig.roles.end(), [&](const Role& r) { return r.role == name; });
+    if (p < 0 || named) continue;
+    rig.roles.push_back(Role{name, {static_cast<std::uint32_t>(p)}});
   }
 }
 

@@ -41,6 +41,10 @@ Model3 read_model3(const Node& root, ImportReport& report);
 
 // model3.json Groups -> Rig::roles, HitAreas -> Rig::hit_areas.
 void read_groups(const Node& root, Rig& rig, ImportReport& report);
+// The roles Cubism's Framework gives by parameter id alone (CubismDefaultParameterId: the sample
+// model's breath and drag-to-look drive ParamAngleX and the rest by name): each standard parameter
+// the moc has becomes its role, unless the model3.json's groups name that role already.
+void add_standard_roles(Rig& rig);
 void read_hit_areas(const Node& root, Rig& rig, ImportReport& report);
 
 // A PNG page: embedded, or (external) referring to [reference]. Not a PNG is fatal.
