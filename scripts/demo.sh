@@ -2,13 +2,13 @@
 # The main job: set up, build the p2lrt tool, import the Cubism sample model Haru from the npm
 # package live2dcubismcore (into out/, never into the repository; its licence forbids
 # shipping it), play its idle motion with physics, blinking and breathing for a few seconds,
-# and write the frames and a contact sheet. Without npm access it plays the bundled example
-# character instead, and says so.
+# and write the frames and a contact sheet; then `p2lrt view` shows the character in a window.
+# Without npm access it plays the bundled example character instead, and says so.
 #   scripts/demo.sh [SECONDS]   (default 4)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-4}
-scripts/setup.sh
+scripts/setup.sh --gl   # with what `p2lrt view` draws with (GLFW, Dear ImGui, libepoxy)
 # musl's float trigonometry (Debian's emscripten package, into the cache outside the
 # repository): evaluation under Cubism's rules computes sinf, cosf and atan2f as the Core does.
 musl_math=$(scripts/fetch_musl_math.sh)
@@ -43,3 +43,6 @@ rm -rf "out/$name-frames"
 echo
 echo "frames:        out/$name-frames/frame_*.png"
 echo "contact sheet: out/$name-frames/sheet.png"
+echo
+echo "in a window:   $p2lrt view $rig            (a .model3.json or a .moc3 opens too)"
+echo "on a desktop:  $p2lrt view $rig --mascot   (borderless, on top, clicks pass where she is transparent)"

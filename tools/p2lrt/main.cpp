@@ -16,6 +16,7 @@
 #include "p2lrt/import_command.hpp"
 #include "p2lrt/info.hpp"
 #include "p2lrt/render_command.hpp"
+#include "p2lrt/view/view_command.hpp"
 
 namespace {
 
@@ -154,11 +155,16 @@ int main(int argc, char** argv) {
   auto* bench = app.add_subcommand("bench", "Measure loading, evaluation, animation, rendering and memory of one rig");
   bench_options.add_to(bench);
 
+  p2lrt::ViewOptions view_options;
+  auto* view = app.add_subcommand("view", "Open a character in a window (or, with --mascot, on the desktop) and play it");
+  view_options.add_to(view);
+
   auto* support = app.add_subcommand("support", "Print the format versions and chunks this build reads");
 
   CLI11_PARSE(app, argc, argv);
   std::vector<std::uint8_t> bytes;
 
+  if (*view) return p2lrt::view(view_options);
   if (*support) {
     std::cout << p2l::format_support() << "\n";
     return 0;

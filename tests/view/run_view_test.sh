@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# `p2lrt view` tried as a new user would, on Haru (the Cubism Core npm package's model, which
+# scripts/fetch_cubism_core.sh caches; skipped (77) without it or without the X tools):
+#  1. without a display, and with Mesa held to OpenGL 3.0, it exits with a message that says so;
+#  2. in a window under Xvfb: the pointer at the top right, then at the bottom left, turns the head
+#     that way (the trace's AngleX and AngleY); a click on her body plays a motion and names it;
+#     the Right key plays the next motion; Esc closes the window, exit code 0;
+#  3. --mascot over another window (xlogo) with a compositor (xcompmgr): a click where the mascot
+#     is transparent reaches xlogo (xev sees it), a click on her body reaches the mascot; a drag
+#     moves the window by the drag.
+# Screenshots of each step go to OUT_DIR (window_*.png, panel.png, mascot_*.png).
+#   run_view_test.sh P2LRT X_SCREENSHOT OUT_DIR
+set -euo pipefail
+p2lrt=$1 shot=$2 out=$3
+core=${P2L_CUBISM_CORE:-$HOME/.cache/p2lrt/live2dcubismcore-1.0.2}
+model=$core/package/characters/haru_greeter_pro_jp/runtime/haru_greeter_t03.model3.json
+
+fail() { echo "run_view_test: FAILED: $*" >&2; exit 1; }
+last_trace() { grep '^trace' "$1" | tail -n 1; }
+field() { sed -n "s/.* $2=\([^ ]*\).*/\1/p" <<< "$1"; }
+hit_point() { sed -n "s/.* $2@\([0-9-]*\),\([0-9-]*\).*/\1 \2/p" <<< "$1"; }
+# Waits (up to 30 s) for the viewer's trace to report frames drawn.
+wait_frames() {
+  for _ in $(seq 60); do
+    [[ $(field "$(last_trace "$1")" fps) =~ ^[1-9] ]] && return 0
+    sleep 0.5
+  done
+  fail "no frames in $1: $(cat "${1%.out}.err")"
+}
+# a > b + margin, in floats.
+greater() { awk -v a="$1" -v b="$2" -v m="$3" 'BEGIN { exit !(a > b + m) }'; }
+
+if [[ "${4:-}" != --in-xvfb ]]; then
+  [[ -f $model ]] || { echo "run_view_test: Haru not fetched (scripts/fetch_cubism_core.sh): $model"; exit 77; }
+  for tool in xvfb-run xdotool xcompmgr xlogo xev; do
+    command -v $tool > /dev/null || { echo "run_view_test: no $tool (scripts/setup.sh --gl)"; exit 77; }
+  done
+  mkdir -p "$out"
+  rm -f "$out"/*.png "$out"/*.out "$out"/*.err
+  # 1a. No display.
+  if env -u DISPLAY -u WAYLAND_DISPLAY "$p2lrt" view "$model" > /dev/null 2> "$out/no_display.err"; then
+    fail "it ran without a display"
+  fi
+  grep -q "no display to open a window on" "$out/no_display.err" || fail "no display: $(cat "$out/no_display.err")"
+  echo "run_view_test: without a display: $(cat "$out/no_display.err")"
+  exec xvfb-run -a -s "-screen 0 1280x900x24" "$0" "$p2lrt" "$shot" "$out" --in-xvfb
+fi
+
+# 1b. OpenGL 3.0 only.
+if MESA_GL_VERSION_OVERRIDE=3.0 "$p2lrt" view "$model" > /dev/null 2> "$out/gl30.err"; then fail "it ran on OpenGL 3.0"; fi
+grep -q "no OpenGL 3.3" "$out/gl30.err" || fail "OpenGL 3.0: $(cat "$out/gl30.err")"
+echo "run_view_test: on OpenGL 3.0: $(grep "OpenGL" "$out/gl30.err")"
+
+# 2. The window.
+"$p2lrt" view "$model" --trace --size 1100x800 > "$out/window.out" 2> "$out/window.err" &
+viewer=$!
+window=$(timeout 30 xdotool search --sync --name "p2lrt view" | head -n 1)
+wait_frames "$out/window.out"
+xdotool mousemove 740 400
+sleep 1.5
+"$shot" "$out/window_start.png" 0 0 1100 800
+xdotool mousemove 1090 10
+sleep 2
+right=$(last_trace "$out/window.out")
+"$shot" "$out/window_look_up_right.png" 0 0 1100 800
+xdotool mousemove 390 790
+sleep 2
+left=$(last_trace "$out/window.out")
+"$shot" "$out/window_look_down_left.png" 0 0 1100 800
+echo "run_view_test: pointer top right: $(field "$right" AngleX), $(field "$right" AngleY); bottom left: $(field "$left" AngleX), $(field "$left" AngleY) (AngleX, AngleY)"
+greater "$(field "$right" AngleX)" "$(field "$left" AngleX)" 20 || fail "the head does not turn right then left: $right / $left"
+greater "$(field "$right" AngleY)" "$(field "$left" AngleY)" 10 || fail "the head does not turn up then down: $right / $left"
+
+read -r bx by <<< "$(hit_point "$left" Body)"
+[[ -n ${bx:-} ]] || fail "no Body hit area in the trace: $left"
+before=$(field "$(last_trace "$out/window.out")" motion)
+xdotool mousemove "$bx" "$by" click 1
+sleep 1.5
+after=$(field "$(last_trace "$out/window.out")" motion)
+grep -q "^tap Body: plays $after" "$out/window.out" || fail "a click on her body at $bx,$by (motion $before, then $after): $(grep '^tap' "$out/window.out" || echo 'no tap')"
+[[ $after != Idle/* ]] || fail "the click played an idle motion: $after"
+echo "run_view_test: click at $bx,$by: $(grep '^tap' "$out/window.out")"
+"$shot" "$out/window_after_click.png" 0 0 1100 800
+"$shot" "$out/panel.png" 0 0 380 800 > /dev/null
+xdotool key --window "$window" Right
+sleep 1
+next=$(field "$(last_trace "$out/window.out")" motion)
+[[ $next != "$after" ]] || fail "Right did not change the motion ($after)"
+echo "run_view_test: Right: $after -> $next"
+# The window may be gone before xdotool sends the key's release: its complaint is no failure.
+xdotool key --window "$window" Escape 2> /dev/null || true
+wait "$viewer" || fail "the viewer exited with $? after Esc: $(cat "$out/window.err")"
+
+# 3. Mascot mode over xlogo, with a compositor for the transparency.
+xcompmgr -n & compositor=$!
+xlogo -geometry 700x600+500+250 & logo=$!
+logo_window=$(timeout 30 xdotool search --sync --name xlogo | head -n 1)
+xev -id "$logo_window" -event button > "$out/xlogo_clicks.out" &
+xev=$!
+"$p2lrt" view "$model" --mascot --trace > "$out/mascot.out" 2> "$out/mascot.err" &
+viewer=$!
+window=$(timeout 30 xdotool search --sync --name "p2lrt view" | head -n 1)
+wait_frames "$out/mascot.out"
+sleep 1
+eval "$(xdotool getwindowgeometry --shell "$window")"
+echo "run_view_test: mascot at $X,$Y, ${WIDTH}x$HEIGHT"
+(( HEIGHT > WIDTH )) || fail "the mascot window is not her shape: ${WIDTH}x$HEIGHT"
+"$shot" "$out/mascot_over_xlogo.png"
+xdotool mousemove $((X + 3)) $((Y + HEIGHT / 2))
+sleep 0.5
+xdotool click 1
+sleep 0.5
+passed=$(grep -c ButtonPress "$out/xlogo_clicks.out" || true)
+(( passed == 1 )) || fail "a click on the mascot's transparent edge did not reach xlogo ($passed presses there)"
+read -r bx by <<< "$(hit_point "$(last_trace "$out/mascot.out")" Body)"
+xdotool mousemove $((X + bx)) $((Y + by))
+sleep 0.5
+xdotool click 1
+sleep 0.5
+passed=$(grep -c ButtonPress "$out/xlogo_clicks.out" || true)
+(( passed == 1 )) || fail "a click on her body went through to xlogo"
+grep -q "^tap Body: plays" "$out/mascot.out" || fail "a click on the mascot's body played nothing"
+echo "run_view_test: mascot: the click on the transparent edge reached xlogo, the one on her body: $(grep '^tap' "$out/mascot.out")"
+xdotool mousedown 1
+for _ in 1 2 3; do xdotool mousemove_relative -- -100 -30; sleep 0.2; done
+xdotool mouseup 1
+sleep 1
+moved_x=$X moved_y=$Y
+eval "$(xdotool getwindowgeometry --shell "$window")"
+echo "run_view_test: dragged by -300,-90: the window went from $moved_x,$moved_y to $X,$Y"
+(( X == moved_x - 300 && Y == moved_y - 90 )) || fail "the drag did not move the window by -300,-90"
+"$shot" "$out/mascot_dragged.png"
+# The window may be gone before xdotool sends the key's release: its complaint is no failure.
+xdotool key --window "$window" Escape 2> /dev/null || true
+wait "$viewer" || fail "the mascot exited with $? after Esc: $(cat "$out/mascot.err")"
+kill "$xev" "$logo" "$compositor" 2> /dev/null || true
+echo "run_view_test: screenshots in $out"
