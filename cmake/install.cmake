@@ -6,9 +6,10 @@
 #   lib/libp2l.so.1.4.0, .so.1, .so   the C API with the Cubism import (soname from the ABI's major
 #                                 number)
 #   lib/libp2l.a, libp2l_json.a, libp2l_cubism.a, libp2l_csm.a   the static libraries
+#   lib/libp2l_gl.a, include/p2l/p2l_gl.h   the GPU renderer (when built: libepoxy found)
 #   lib/libLive2DCubismCore.so, .a    the drop-in Cubism Core (unversioned, as the official one)
 #   lib/cmake/p2l/                find_package(p2l CONFIG)
-#   lib/pkgconfig/p2l.pc, p2l-static.pc, p2l-cubism-core.pc
+#   lib/pkgconfig/p2l.pc, p2l-static.pc, p2l-cubism-core.pc, p2l-gl.pc (with p2l_gl)
 #   bin/p2lrt                     the command
 #   share/p2lrt/examples/character.p2lrt, share/doc/p2lrt/
 include(CMakePackageConfigHelpers)
@@ -37,9 +38,17 @@ install(TARGETS p2l_shared p2l_csm_shared EXPORT p2lTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(TARGETS p2lrt RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/libLive2DCubismCore.a DESTINATION ${CMAKE_INSTALL_LIBDIR})
-# p2l_gl.h stays out until the package carries p2l_gl itself (docs/GL.md).
+# p2l_gl.h goes with libp2l_gl.a: a build without libepoxy has neither.
+if(TARGET p2l_gl)
+  set_target_properties(p2l_gl PROPERTIES EXPORT_NAME gl)
+  add_library(p2l::gl ALIAS p2l_gl)
+  install(TARGETS p2l_gl EXPORT p2lTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+  set(P2L_GL_HEADER_EXCLUDE "")
+else()
+  set(P2L_GL_HEADER_EXCLUDE PATTERN "p2l_gl.h" EXCLUDE)
+endif()
 install(DIRECTORY include/p2l DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.h" PATTERN "*.hpp"
-        PATTERN "p2l_gl.h" EXCLUDE)
+        ${P2L_GL_HEADER_EXCLUDE})
 install(FILES include/Live2DCubismCore.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(FILES examples/character/character.p2lrt examples/character/README.md
         DESTINATION ${CMAKE_INSTALL_DATADIR}/p2lrt/examples)
@@ -55,6 +64,18 @@ file(STRINGS ${P2L_MUSL_MATH}/pow.c P2L_ARM_NOTICE REGEX "(Copyright|SPDX)")
 list(JOIN P2L_SUN_NOTICE "\n" P2L_SUN_NOTICE)
 list(JOIN P2L_ARM_NOTICE "\n" P2L_ARM_NOTICE)
 file(READ LICENSE P2L_LICENSE_TEXT)
+# `p2lrt view` compiles Dear ImGui in (Debian's libimgui.a) and links GLFW, libepoxy and X11.
+set(P2L_IMGUI_NOTICE "")
+set(P2L_VIEWER_DYNAMIC "")
+if(P2L_VIEWER_LIBS_FOUND)
+  string(REPLACE "Copyright (c) the p2lrt authors" "Copyright (c) 2014-2021 Omar Cornut" P2L_IMGUI_LICENSE "${P2L_LICENSE_TEXT}")
+  set(P2L_IMGUI_NOTICE "Dear ImGui 1.86 (Debian's libimgui-dev), compiled into the p2lrt command for `p2lrt view`, with
+stb_truetype and stb_rect_pack (Sean Barrett, public domain or MIT) inside it:
+
+${P2L_IMGUI_LICENSE}
+")
+  set(P2L_VIEWER_DYNAMIC ", and for `p2lrt view` GLFW, libepoxy, libX11, libXfixes and libGL")
+endif()
 file(CONFIGURE OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/copyright CONTENT
 "p2lrt
 =====
@@ -77,11 +98,15 @@ The notice Arm's files carry:
 
 @P2L_ARM_NOTICE@
 
-Linked dynamically: zlib, zstd and libpng; their Debian packages carry their licences.
+@P2L_IMGUI_NOTICE@Linked dynamically: zlib, zstd and libpng@P2L_VIEWER_DYNAMIC@; their Debian packages carry their licences.
 " @ONLY)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/copyright DESTINATION ${CMAKE_INSTALL_DOCDIR})
 
 install(EXPORT p2lTargets NAMESPACE p2l:: DESTINATION ${P2L_INSTALL_CMAKEDIR})
+set(P2L_HAS_GL FALSE)
+if(TARGET p2l_gl)
+  set(P2L_HAS_GL TRUE)
+endif()
 configure_package_config_file(cmake/package/p2lConfig.cmake.in ${CMAKE_CURRENT_BINARY_DIR}/p2lConfig.cmake
                               INSTALL_DESTINATION ${P2L_INSTALL_CMAKEDIR})
 # 0.x: a minor release may change the C++ API, so only the same minor version satisfies a request.
@@ -111,7 +136,11 @@ else()
   set(P2L_PC_LIBS "${P2L_PC_STATIC_LIBS}")
   set(P2L_PC_REQUIRES "${P2L_PC_STATIC_REQUIRES}")
 endif()
-foreach(pc p2l p2l-static p2l-cubism-core)
+set(P2L_PC_FILES p2l p2l-static p2l-cubism-core)
+if(TARGET p2l_gl)
+  list(APPEND P2L_PC_FILES p2l-gl)
+endif()
+foreach(pc IN LISTS P2L_PC_FILES)
   configure_file(cmake/package/${pc}.pc.in ${CMAKE_CURRENT_BINARY_DIR}/pkgconfig/${pc}.pc @ONLY)
   install(FILES ${CMAKE_CURRENT_BINARY_DIR}/pkgconfig/${pc}.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 endforeach()

@@ -73,6 +73,10 @@ check library_resolves in_root sh -c "lib=\$(ldconfig -p | awk '/libp2l.so.1 /{p
 check render bash -c "chroot '$root' p2lrt render /usr/share/p2lrt/examples/character.p2lrt -o /tmp/default.png --size 256x256 \
   && '$build/p2lrt' render examples/character/character.p2lrt -o '$build/deb_default_host.png' --size 256x256 \
   && cmp '$root/tmp/default.png' '$build/deb_default_host.png'"
+# `p2lrt view` on a root without a display: the libraries it links are there (the package
+# depends on them), and it says why no window opens.
+check view_without_display in_root sh -c "! p2lrt view /usr/share/p2lrt/examples/character.p2lrt 2> /tmp/view.err \
+  && grep -q 'no display to open a window on' /tmp/view.err"
 check remove bash -c "chroot '$root' apt-get remove -y -qq p2lrt && ! chroot '$root' sh -c 'command -v p2lrt' \
   && test ! -e '$root/usr/lib/x86_64-linux-gnu/libp2l.so.1' && test ! -e '$root/usr/share/p2lrt'"
 echo "$passed passed, $failed failed"

@@ -9,7 +9,7 @@ packages=(cmake ninja-build g++ pkg-config zlib1g-dev libzstd-dev nlohmann-json3
 # Debian root to install it in (debootstrap), C# with mono, Python with pybind11 and NumPy.
 [[ "${1:-}" == "--packaging" ]] && packages+=(dpkg-dev file debootstrap mono-mcs mono-runtime python3-dev python3-venv
                                              python3-pip python3-setuptools pybind11-dev python3-pybind11
-                                             python3-numpy python3-pytest)
+                                             python3-numpy python3-pytest python3-opengl)
 [[ "${1:-}" == "--fuzz" ]] && packages+=(clang-14 libclang-rt-14-dev)
 # The WebAssembly build (scripts/wasm.sh): clang 19 with wasi-libc and libc++ for wasm32, and
 # binaryen (wasm-opt).

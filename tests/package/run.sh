@@ -80,5 +80,21 @@ check same_output bash -c "test -s '$work/out_pc.txt' && cmp '$work/out_pc.txt' 
 check unknown_component bash -c "mkdir -p '$work/bad' && printf 'cmake_minimum_required(VERSION 3.24)\nproject(x C)\nfind_package(p2l CONFIG REQUIRED COMPONENTS vulkan)\n' > '$work/bad/CMakeLists.txt' \
   && ! cmake -S '$work/bad' -B '$work/bad/build' -DCMAKE_PREFIX_PATH='$prefix' > '$work/bad/log' 2>&1 && grep -q 'no component \"vulkan\"' '$work/bad/log'"
 
+# The GPU renderer (a build with libepoxy): libp2l_gl.a with p2l_gl.h, through pkg-config p2l-gl
+# and find_package(p2l COMPONENTS gl); the C example (examples/gl/window.c) builds against the
+# installed tree alone and, under Xvfb, draws the installed example character into a PNG. The
+# command then carries Dear ImGui for `p2lrt view`, whose notice must travel with it.
+if [[ -f $pcdir/p2l-gl.pc ]]; then
+  check gl_notices bash -c "grep -q 'Omar Cornut' \"\$(find '$prefix/share/doc' -name copyright -path '*p2l*' -print -quit)\""
+  check pkgconfig_gl bash -c "$cc -std=c99 -Wall -Wextra -Werror $(pkg-config --cflags p2l-gl glfw3 stb) \
+    '$root/examples/gl/window.c' $(pkg-config --libs p2l-gl glfw3 stb) -o '$work/gl_window' \
+    && { ! command -v xvfb-run > /dev/null || { xvfb-run -a '$work/gl_window' '$example' --png '$work/gl_window.png' \
+         && test -s '$work/gl_window.png'; }; }"
+  check find_package_gl bash -c "mkdir -p '$work/gl' && printf 'cmake_minimum_required(VERSION 3.24)\nproject(x C CXX)\nfind_package(p2l CONFIG REQUIRED COMPONENTS gl)\nfind_package(PkgConfig REQUIRED)\npkg_check_modules(GLFW REQUIRED IMPORTED_TARGET glfw3 stb)\nadd_executable(w %s)\ntarget_link_libraries(w PRIVATE p2l::gl PkgConfig::GLFW)\n' '$root/examples/gl/window.c' > '$work/gl/CMakeLists.txt' \
+    && cmake -S '$work/gl' -B '$work/gl/build' -DCMAKE_PREFIX_PATH='$prefix' && cmake --build '$work/gl/build'"
+else
+  echo "package: skip the GPU renderer's checks (built without libepoxy: no p2l-gl.pc)"
+fi
+
 echo "$passed passed, $failed failed"
 [[ $failed -eq 0 ]]

@@ -9,6 +9,7 @@ Transform = Union[Sequence[float], npt.ArrayLike]
 
 ABI_VERSION: int
 BUILT_FROM: str
+HAS_GL: bool
 STAGE_CLIPS: int
 STAGE_EXPRESSIONS: int
 STAGE_BEHAVIORS: int
@@ -144,3 +145,8 @@ class Rig:
         premultiplied: bool = ...,
         out: Optional[npt.NDArray[np.uint8]] = ...,
     ) -> npt.NDArray[np.uint8]: ...
+    def draw_gl(
+        self, width: int, height: int, transform: Optional[Transform] = ..., *, fit: str = ..., clear: bool = ...
+    ) -> None: ...
+    def release_gl(self) -> None: ...
+    def gl_context_lost(self) -> None: ...

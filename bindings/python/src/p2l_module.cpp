@@ -36,6 +36,9 @@
 #include "p2l/format.hpp"
 #include "p2l/p2l.h"
 #include "p2l/render.hpp"
+#ifdef P2L_PYTHON_GL
+#include "p2l/p2l_gl.h"
+#endif
 
 namespace py = pybind11;
 namespace fs = std::filesystem;
@@ -128,7 +131,21 @@ class Rig {
   }
   Rig(const Rig&) = delete;
   Rig& operator=(const Rig&) = delete;
-  ~Rig() { p2l_rig_free(rig_); }
+  ~Rig() {
+#ifdef P2L_PYTHON_GL
+    // No GL context may be current now: the renderer forgets its objects without deleting them
+    // (release_gl() deletes them, with the context current).
+    if (gl_ != nullptr) {
+      p2l_gl_context_lost(gl_);
+      p2l_gl_destroy(gl_);
+    }
+#endif
+    p2l_rig_free(rig_);
+  }
+#ifdef P2L_PYTHON_GL
+  // The GPU renderer of draw_gl, made in the context current at its first call.
+  P2lGl* gl_ = nullptr;
+#endif
 
   // The handle of a working rig; RigError for a failed one.
   P2lRig* h() const {
@@ -303,6 +320,30 @@ std::array<float, 6> parse_transform(const py::object& transform) {
   for (float v : t)
     if (!std::isfinite(v)) raise(PyExc_ValueError, "render: transform has a value that is not finite");
   return t;
+}
+
+// Rig.draw_gl: the last evaluation drawn by p2l_gl into the framebuffer bound in the caller's
+// current OpenGL 3.3 core / ES 3.0 context (pygame, PyQt, glfw, moderngl...).
+void draw_gl(Rig& rig, std::uint32_t width, std::uint32_t height, const py::object& transform, const std::string& fit,
+             bool clear) {
+  P2lRig* r = rig.h();
+  if (fit != "canvas" && fit != "drawn") raise(PyExc_ValueError, "draw_gl: fit must be \"canvas\" or \"drawn\", not \"" + fit + "\"");
+  if (width == 0 || height == 0) raise(PyExc_ValueError, "draw_gl: width and height must be positive");
+#ifdef P2L_PYTHON_GL
+  const std::array<float, 6> t = transform.is_none() ? framing(r, width, height, fit == "drawn") : parse_transform(transform);
+  if (rig.gl_ == nullptr) {
+    char error[1024] = {};
+    rig.gl_ = p2l_gl_create(r, error, sizeof error);
+    if (rig.gl_ == nullptr)
+      raise(PyExc_RuntimeError, std::string("draw_gl: ") + (error[0] ? error : "no renderer") +
+                                    " (is an OpenGL 3.3 core or ES 3.0 context current on this thread?)");
+  }
+  if (!p2l_gl_draw(rig.gl_, r, width, height, t.data(), P2L_GL_UPLOAD_ALL | (clear ? P2L_GL_CLEAR : 0u)))
+    raise(PyExc_RuntimeError, std::string("draw_gl: ") + p2l_gl_failure(rig.gl_));
+#else
+  (void)r, (void)transform, (void)clear;
+  raise(PyExc_RuntimeError, "draw_gl: this p2l module was built without p2l_gl (libepoxy-dev was not installed)");
+#endif
 }
 
 py::array render(Rig& rig, std::uint32_t width, std::uint32_t height, const py::object& transform,
@@ -761,6 +802,38 @@ None frames as `p2lrt render` does: fit="canvas" the whole canvas, fit="drawn" w
 premultiplied: premultiplied alpha instead of straight. out: an existing (height, width, 4)
 uint8 array to draw over (its pixels are kept under the character); width and height may
 then be 0.)");
+  rig.def("draw_gl", &draw_gl, py::arg("width"), py::arg("height"), py::arg("transform") = py::none(), py::kw_only(),
+          py::arg("fit") = "canvas", py::arg("clear") = false,
+          R"(Draws the last evaluation with the GPU (p2l_gl) into the framebuffer bound in the OpenGL context current on this thread (3.3 core or ES 3.0: pygame, PyQt, glfw, moderngl), width x height pixels, composited over what is there (premultiplied alpha), or over transparency with clear=True.
+
+The same picture as render() with the same arguments: transform maps canvas pixels to the
+framebuffer's pixels with y down; None frames as render() does (fit="canvas" or "drawn").
+The renderer is made in the current context at the first call (textures uploaded once) and
+kept; call release_gl() with that context current before the context goes, and
+gl_context_lost() when it went without that. It changes the viewport, program, vertex array,
+texture bindings and blend, cull and test states, and keeps the framebuffer binding.)");
+  rig.def("release_gl", [](Rig& r) {
+#ifdef P2L_PYTHON_GL
+    p2l_gl_destroy(r.gl_);
+    r.gl_ = nullptr;
+#else
+    (void)r;
+#endif
+  }, "Deletes draw_gl's GL objects (with the context it drew in current); the next draw_gl makes them again.");
+  rig.def("gl_context_lost", [](Rig& r) {
+#ifdef P2L_PYTHON_GL
+    if (r.gl_ != nullptr) p2l_gl_context_lost(r.gl_);
+#else
+    (void)r;
+#endif
+  }, "Forgets draw_gl's GL objects of a context that is gone (nothing is deleted); the next draw_gl makes them again in the current one.");
+  m.attr("HAS_GL") = py::bool_(
+#ifdef P2L_PYTHON_GL
+      true
+#else
+      false
+#endif
+  );
   rig.def("__repr__", [](const Rig& r) {
     if (const char* f = r.failure()) return std::string("<p2l.Rig, failed: ") + f + ">";
     return "<p2l.Rig: " + std::to_string(p2l_parameter_count(r.h())) + " parameters, " + std::to_string(p2l_mesh_count(r.h())) +
