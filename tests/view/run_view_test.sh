@@ -27,6 +27,27 @@ wait_frames() {
   done
   fail "no frames in $1: $(cat "${1%.out}.err")"
 }
+# Waits (up to 30 s) until the viewer has drawn for [2] seconds with the pointer at [3] (x,y),
+# by the trace's own clock: a slow machine takes longer, the gaze has as long.
+settle() {
+  local since=""
+  for _ in $(seq 60); do
+    local line
+    line=$(last_trace "$1")
+    if [[ $(field "$line" pointer) == "$3" ]]; then
+      [[ -n $since ]] || since=$(field "$line" t)
+      awk -v t="$(field "$line" t)" -v s="$since" -v d="$2" 'BEGIN { exit !(t >= s + d) }' && return 0
+    fi
+    sleep 0.5
+  done
+  fail "the viewer did not show the pointer at $3 for $2 s: $(last_trace "$1")"
+}
+# Polls [2...] (a command) twice a second for up to 30 s.
+wait_until() {
+  for _ in $(seq 60); do "$@" && return 0; sleep 0.5; done
+  return 1
+}
+motion_is_not() { [[ $(field "$(last_trace "$1")" motion) != "$2" ]]; }
 # a > b + margin, in floats.
 greater() { awk -v a="$1" -v b="$2" -v m="$3" 'BEGIN { exit !(a > b + m) }'; }
 
@@ -57,14 +78,14 @@ viewer=$!
 window=$(timeout 30 xdotool search --sync --name "p2lrt view" | head -n 1)
 wait_frames "$out/window.out"
 xdotool mousemove 740 400
-sleep 1.5
+settle "$out/window.out" 1.5 740,400
 "$shot" "$out/window_start.png" 0 0 1100 800
 xdotool mousemove 1090 10
-sleep 2
+settle "$out/window.out" 2 1090,10
 right=$(last_trace "$out/window.out")
 "$shot" "$out/window_look_up_right.png" 0 0 1100 800
 xdotool mousemove 390 790
-sleep 2
+settle "$out/window.out" 2 390,790
 left=$(last_trace "$out/window.out")
 "$shot" "$out/window_look_down_left.png" 0 0 1100 800
 echo "run_view_test: pointer top right: $(field "$right" AngleX), $(field "$right" AngleY); bottom left: $(field "$left" AngleX), $(field "$left" AngleY) (AngleX, AngleY)"
@@ -75,7 +96,8 @@ read -r bx by <<< "$(hit_point "$left" Body)"
 [[ -n ${bx:-} ]] || fail "no Body hit area in the trace: $left"
 before=$(field "$(last_trace "$out/window.out")" motion)
 xdotool mousemove "$bx" "$by" click 1
-sleep 1.5
+wait_until grep -q "^tap" "$out/window.out" || fail "a click on her body at $bx,$by printed no tap"
+wait_until motion_is_not "$out/window.out" "$before" || fail "the click at $bx,$by did not change the motion ($before)"
 after=$(field "$(last_trace "$out/window.out")" motion)
 grep -q "^tap Body: plays $after" "$out/window.out" || fail "a click on her body at $bx,$by (motion $before, then $after): $(grep '^tap' "$out/window.out" || echo 'no tap')"
 [[ $after != Idle/* ]] || fail "the click played an idle motion: $after"
@@ -83,7 +105,7 @@ echo "run_view_test: click at $bx,$by: $(grep '^tap' "$out/window.out")"
 "$shot" "$out/window_after_click.png" 0 0 1100 800
 "$shot" "$out/panel.png" 0 0 380 800 > /dev/null
 xdotool key --window "$window" Right
-sleep 1
+wait_until motion_is_not "$out/window.out" "$after" || true
 next=$(field "$(last_trace "$out/window.out")" motion)
 [[ $next != "$after" ]] || fail "Right did not change the motion ($after)"
 echo "run_view_test: Right: $after -> $next"
@@ -106,27 +128,31 @@ eval "$(xdotool getwindowgeometry --shell "$window")"
 echo "run_view_test: mascot at $X,$Y, ${WIDTH}x$HEIGHT"
 (( HEIGHT > WIDTH )) || fail "the mascot window is not her shape: ${WIDTH}x$HEIGHT"
 "$shot" "$out/mascot_over_xlogo.png"
+# The viewer must have drawn a frame with the pointer there to know it is over a transparent pixel.
 xdotool mousemove $((X + 3)) $((Y + HEIGHT / 2))
-sleep 0.5
+settle "$out/mascot.out" 0.5 "3,$((HEIGHT / 2))"
 xdotool click 1
-sleep 0.5
+clicks_on_xlogo() { (( $(grep -c ButtonPress "$out/xlogo_clicks.out" || true) >= 1 )); }
+wait_until clicks_on_xlogo || true
 passed=$(grep -c ButtonPress "$out/xlogo_clicks.out" || true)
 (( passed == 1 )) || fail "a click on the mascot's transparent edge did not reach xlogo ($passed presses there)"
 read -r bx by <<< "$(hit_point "$(last_trace "$out/mascot.out")" Body)"
 xdotool mousemove $((X + bx)) $((Y + by))
-sleep 0.5
+settle "$out/mascot.out" 0.5 "$bx,$by"
 xdotool click 1
-sleep 0.5
+wait_until grep -q "^tap Body: plays" "$out/mascot.out" || fail "a click on the mascot's body played nothing"
 passed=$(grep -c ButtonPress "$out/xlogo_clicks.out" || true)
 (( passed == 1 )) || fail "a click on her body went through to xlogo"
-grep -q "^tap Body: plays" "$out/mascot.out" || fail "a click on the mascot's body played nothing"
 echo "run_view_test: mascot: the click on the transparent edge reached xlogo, the one on her body: $(grep '^tap' "$out/mascot.out")"
 xdotool mousedown 1
 for _ in 1 2 3; do xdotool mousemove_relative -- -100 -30; sleep 0.2; done
 xdotool mouseup 1
-sleep 1
 moved_x=$X moved_y=$Y
-eval "$(xdotool getwindowgeometry --shell "$window")"
+window_moved() {
+  eval "$(xdotool getwindowgeometry --shell "$window")"
+  (( X == moved_x - 300 && Y == moved_y - 90 ))
+}
+wait_until window_moved || true
 echo "run_view_test: dragged by -300,-90: the window went from $moved_x,$moved_y to $X,$Y"
 (( X == moved_x - 300 && Y == moved_y - 90 )) || fail "the drag did not move the window by -300,-90"
 "$shot" "$out/mascot_dragged.png"

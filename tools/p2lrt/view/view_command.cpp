@@ -146,7 +146,8 @@ void follow_mascot_drag(Viewer& v) {
                    v.press_window_y + static_cast<int>(std::lround(dy)));
 }
 
-// The callbacks are set before ImGui's backend, which calls them after its own.
+// The callbacks are set before ImGui's backend, which passes every event on to them (its
+// WantCapture flags, from the last frame, tell whether the panel took it).
 void on_key(GLFWwindow* window, int key, int, int action, int mods) {
   Viewer& v = viewer_of(window);
   if (action == GLFW_RELEASE || ImGui::GetIO().WantCaptureKeyboard) return;
@@ -321,7 +322,8 @@ int run(Viewer& v) {
 
     const auto clock = std::chrono::steady_clock::now;
     const auto t0 = clock();
-    if (!v.panel.paused) v.character->update(dt, P2L_STAGE_ALL & ~(v.panel.physics ? 0u : P2L_STAGE_PHYSICS));
+    // Paused, time stands still but the pose is applied again: a slider still moves its parameter.
+    v.character->update(v.panel.paused ? 0.0f : dt, P2L_STAGE_ALL & ~(v.panel.physics ? 0u : P2L_STAGE_PHYSICS));
     const auto t1 = clock();
 
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
