@@ -22,11 +22,12 @@ packages=(cmake ninja-build g++ pkg-config zlib1g-dev libzstd-dev nlohmann-json3
 # windows, Dear ImGui draws the viewer's panel, X11's XFixes (and XRandR, which GLFW's native
 # header includes) lets a mascot's clicks pass through, a font with Japanese and Chinese glyphs
 # shows cdi3 names beside DejaVu's Latin; Mesa's EGL and llvmpipe draw headless in the tests,
-# Xvfb and xdotool drive the viewer as a user would, xcompmgr composites a mascot over another
-# window (x11-apps' xlogo) and xev (x11-utils) sees the clicks that pass through to it.
+# Xvfb and xdotool drive the viewer as a user would, openbox stacks and decorates windows,
+# xcompmgr composites a mascot over another window (x11-apps' xlogo) and xev (x11-utils) sees
+# the clicks that pass through to it.
 [[ "${1:-}" == "--gl" ]] && packages+=(libepoxy-dev libglfw3-dev libimgui-dev libx11-dev libxfixes-dev libxrandr-dev
                                        fonts-dejavu-core fonts-droid-fallback libegl-dev libgles-dev libegl-mesa0
-                                       libgl1-mesa-dri xvfb xdotool xcompmgr x11-apps x11-utils)
+                                       libgl1-mesa-dri xvfb xdotool openbox xcompmgr x11-apps x11-utils)
 # node and npm run the official Cubism Core for the fidelity tests; a machine that has them
 # already (from Debian or elsewhere) keeps its own.
 if ! command -v node > /dev/null || ! command -v npm > /dev/null; then

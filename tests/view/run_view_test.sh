@@ -5,9 +5,10 @@
 #  2. in a window under Xvfb: the pointer at the top right, then at the bottom left, turns the head
 #     that way (the trace's AngleX and AngleY); a click on her body plays a motion and names it;
 #     the Right key plays the next motion; Esc closes the window, exit code 0;
-#  3. --mascot over another window (xlogo) with a compositor (xcompmgr): a click where the mascot
-#     is transparent reaches xlogo (xev sees it), a click on her body reaches the mascot; a drag
-#     moves the window by the drag.
+#  3. --mascot over another window (xlogo), with a window manager (openbox) and a compositor
+#     (xcompmgr): no border, alpha, kept above (xprop); with xlogo raised and focused, a click where
+#     the mascot is transparent reaches xlogo (xev sees it) and a click on her body reaches the
+#     mascot; a drag moves the window by the drag.
 # Screenshots of each step go to OUT_DIR (window_*.png, panel.png, mascot_*.png).
 #   run_view_test.sh P2LRT X_SCREENSHOT OUT_DIR
 set -euo pipefail
@@ -53,7 +54,7 @@ greater() { awk -v a="$1" -v b="$2" -v m="$3" 'BEGIN { exit !(a > b + m) }'; }
 
 if [[ "${4:-}" != --in-xvfb ]]; then
   [[ -f $model ]] || { echo "run_view_test: Haru not fetched (scripts/fetch_cubism_core.sh): $model"; exit 77; }
-  for tool in xvfb-run xdotool xcompmgr xlogo xev; do
+  for tool in xvfb-run xdotool xcompmgr xlogo xev xprop xwininfo openbox; do
     command -v $tool > /dev/null || { echo "run_view_test: no $tool (scripts/setup.sh --gl)"; exit 77; }
   done
   mkdir -p "$out"
@@ -113,7 +114,11 @@ echo "run_view_test: Right: $after -> $next"
 xdotool key --window "$window" Escape 2> /dev/null || true
 wait "$viewer" || fail "the viewer exited with $? after Esc: $(cat "$out/window.err")"
 
-# 3. Mascot mode over xlogo, with a compositor for the transparency.
+# 3. Mascot mode over xlogo, with a window manager (openbox: decorations, stacking, "always on
+# top") and a compositor for the transparency.
+openbox --sm-disable > "$out/openbox.log" 2>&1 & window_manager=$!
+window_manager_up() { xprop -root _NET_SUPPORTING_WM_CHECK 2> /dev/null | grep -q "window id"; }
+wait_until window_manager_up || fail "openbox did not start: $(cat "$out/openbox.log")"
 xcompmgr -n & compositor=$!
 xlogo -geometry 700x600+500+250 & logo=$!
 logo_window=$(timeout 30 xdotool search --sync --name xlogo | head -n 1)
@@ -127,6 +132,16 @@ sleep 1
 eval "$(xdotool getwindowgeometry --shell "$window")"
 echo "run_view_test: mascot at $X,$Y, ${WIDTH}x$HEIGHT"
 (( HEIGHT > WIDTH )) || fail "the mascot window is not her shape: ${WIDTH}x$HEIGHT"
+# No border, a framebuffer with alpha, always on top; xlogo raised and given the focus stays
+# beneath (the clicks below show it: the one on her body must reach her).
+props=$(xprop -id "$window" _NET_WM_STATE _MOTIF_WM_HINTS)
+grep -q "_NET_WM_STATE_ABOVE" <<< "$props" || fail "the mascot is not kept above other windows: $props"
+grep -q "_MOTIF_WM_HINTS(_MOTIF_WM_HINTS) = 0x2, 0x0," <<< "$props" || fail "the mascot has a border: $props"
+xwininfo -id "$window" | grep -q "Depth: 32" || fail "the mascot's window has no alpha: $(xwininfo -id "$window" | grep Depth)"
+echo "run_view_test: mascot: $(tr '\n' ' ' <<< "$props")"
+xdotool windowactivate "$logo_window" 2> /dev/null || true
+xdotool windowraise "$logo_window"
+sleep 0.5
 "$shot" "$out/mascot_over_xlogo.png"
 # The viewer must have drawn a frame with the pointer there to know it is over a transparent pixel.
 xdotool mousemove $((X + 3)) $((Y + HEIGHT / 2))
@@ -159,5 +174,5 @@ echo "run_view_test: dragged by -300,-90: the window went from $moved_x,$moved_y
 # The window may be gone before xdotool sends the key's release: its complaint is no failure.
 xdotool key --window "$window" Escape 2> /dev/null || true
 wait "$viewer" || fail "the mascot exited with $? after Esc: $(cat "$out/mascot.err")"
-kill "$xev" "$logo" "$compositor" 2> /dev/null || true
+kill "$xev" "$logo" "$compositor" "$window_manager" 2> /dev/null || true
 echo "run_view_test: screenshots in $out"
