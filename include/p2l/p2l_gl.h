@@ -7,7 +7,9 @@
  *
  * Every call needs the GL context the renderer was made in to be current on the calling thread.
  * p2l_gl_create makes the renderer for a rig's model: it compiles the programs and uploads the
- * texture pages once. p2l_gl_draw draws a rig of that model (its last evaluation) into the
+ * texture pages once. Pages the drawn rig was given with p2l_render_texture (files stored next
+ * to the rig, a swapped skin) are drawn in place of the file's, as p2l_render draws them; a
+ * p2l_render_texture after the first draw is uploaded at the next one. p2l_gl_draw draws a rig of that model (its last evaluation) into the
  * framebuffer bound for drawing, [width] x [height] pixels, composited over what is there
  * (premultiplied: ONE, ONE_MINUS_SRC_ALPHA), or over transparency with P2L_GL_CLEAR; [transform]
  * maps canvas pixels to the framebuffer's pixels with y down, six floats [a, b, c, d, tx, ty] as

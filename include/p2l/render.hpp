@@ -77,6 +77,11 @@ class Renderer {
   // an empty span takes them back. False for no such page, a zero size, more than 2^28
   // pixels, or fewer bytes than width x height x 4.
   bool set_texture(std::uint32_t page, std::span<const std::uint8_t> rgba, std::uint32_t width, std::uint32_t height);
+  // The pixels set_texture gave page [page], or null (the file's page is drawn); valid until the
+  // next set_texture. texture_version() changes with every set_texture of any renderer, so that
+  // another renderer of the same pages (p2l_gl) can tell when to take them again.
+  const Image* texture_override(std::uint32_t page) const;
+  std::uint64_t texture_version() const { return texture_version_; }
 
   // Draws [instance]'s last evaluation (it must be on this renderer's model) into [rgba],
   // width x height pixels, rows top first. [transform] maps canvas pixels to image pixels;
@@ -91,6 +96,7 @@ class Renderer {
   std::shared_ptr<const Model> model_;
   std::shared_ptr<TexturePages> pages_;
   std::unique_ptr<render::Scratch> scratch_;
+  std::uint64_t texture_version_ = 0;  // 0: never set
 };
 
 // How framing() places a character in an image.

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "base/exceptions.hpp"
 #include "capi/handle.hpp"
@@ -14,6 +15,11 @@ struct P2lGl {
   std::shared_ptr<const p2l::capi::ModelData> data;
   std::unique_ptr<p2l::gl::GlRenderer> renderer;
   std::string failure;
+  // The pages the drawn rig's software renderer was given (p2l_render_texture), and whose and
+  // which version they are: the GPU draws the same pixels.
+  std::vector<const p2l::Image*> given;
+  const p2l::Renderer* given_by = nullptr;
+  std::uint64_t given_version = 0;
 };
 
 namespace {
@@ -25,6 +31,19 @@ void write_error(const std::string& message, char* error, std::size_t capacity) 
   const std::size_t n = std::min(message.size(), capacity - 1);
   std::memcpy(error, message.data(), n);
   error[n] = '\0';
+}
+
+// Gives [gl] the pages [rig]'s software renderer draws in place of the file's, when they are
+// not those it has (another rig, or a p2l_render_texture since). Allocates only the first time.
+void take_given_pages(P2lGl& gl, const P2lRig& rig) {
+  const p2l::Renderer* software = rig.renderer.get();
+  const std::uint64_t version = software != nullptr ? software->texture_version() : 0;
+  if (software == gl.given_by && version == gl.given_version) return;
+  gl.given.assign(rig.rig().textures.size(), nullptr);
+  for (std::uint32_t p = 0; software != nullptr && p < gl.given.size(); ++p) gl.given[p] = software->texture_override(p);
+  gl.renderer->give_pages(gl.given);
+  gl.given_by = software;
+  gl.given_version = version;
 }
 
 }  // namespace
@@ -40,6 +59,7 @@ P2lGl* p2l_gl_create(const P2lRig* rig, char* error, size_t error_capacity) {
     auto gl = std::make_unique<P2lGl>();
     gl->data = rig->data;
     gl->renderer = std::make_unique<p2l::gl::GlRenderer>(rig->data->model, rig->data->pages);
+    take_given_pages(*gl, *rig);
     std::string message;
     if (!gl->renderer->prepare(message)) {
       write_error(message, error, error_capacity);
@@ -67,6 +87,7 @@ bool p2l_gl_draw(P2lGl* gl, const P2lRig* rig, uint32_t width, uint32_t height, 
     const p2l::Affine affine =
         transform != nullptr ? p2l::Affine{transform[0], transform[1], transform[2], transform[3], transform[4], transform[5]}
                              : p2l::canvas_fit(rig->rig().canvas, width, height);
+    take_given_pages(*gl, *rig);
     return gl->renderer->draw(rig->instance, affine, width, height, flags, gl->failure);
   } P2L_CATCH_ALL {
     gl->failure = "p2l_gl_draw: out of memory";

@@ -67,25 +67,35 @@ bool GlRenderer::prepare(std::string& error) {
   return true;
 }
 
-// Each page's straight RGBA8 pixels, decoded once (shared with the software renderers).
+// Each page's straight RGBA8 pixels, decoded once (shared with the software renderers), or the
+// host's in their place.
 void GlRenderer::make_pages() {
-  const Rig& rig = model_->rig();
-  textures_.assign(rig.textures.size(), 0);
-  for (std::uint32_t p = 0; p < textures_.size(); ++p) {
-    const Image* image = pages_ ? pages_->page(p) : nullptr;
-    if (image == nullptr || image->width == 0 || image->height == 0 ||
-        image->rgba.size() < std::size_t{image->width} * image->height * 4)
-      continue;
-    glGenTextures(1, &textures_[p]);
-    glBindTexture(GL_TEXTURE_2D, textures_[p]);
-    glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, static_cast<GLsizei>(image->width), static_cast<GLsizei>(image->height));
-    glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
-    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, static_cast<GLsizei>(image->width), static_cast<GLsizei>(image->height),
-                    GL_RGBA, GL_UNSIGNED_BYTE, image->rgba.data());
-    // The shader filters itself (texelFetch): premultiplied before interpolation.
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-  }
+  textures_.assign(model_->rig().textures.size(), 0);
+  for (std::uint32_t p = 0; p < textures_.size(); ++p) make_page(p);
+}
+
+void GlRenderer::make_page(std::uint32_t p) {
+  if (textures_[p] != 0) glDeleteTextures(1, &textures_[p]);
+  textures_[p] = 0;
+  const Image* image = p < given_.size() && given_[p] != nullptr ? given_[p] : pages_ ? pages_->page(p) : nullptr;
+  if (image == nullptr || image->width == 0 || image->height == 0 ||
+      image->rgba.size() < std::size_t{image->width} * image->height * 4)
+    return;
+  glGenTextures(1, &textures_[p]);
+  glBindTexture(GL_TEXTURE_2D, textures_[p]);
+  glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, static_cast<GLsizei>(image->width), static_cast<GLsizei>(image->height));
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+  glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, static_cast<GLsizei>(image->width), static_cast<GLsizei>(image->height),
+                  GL_RGBA, GL_UNSIGNED_BYTE, image->rgba.data());
+  // The shader filters itself (texelFetch): premultiplied before interpolation.
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+}
+
+void GlRenderer::give_pages(std::span<const Image* const> given) {
+  given_.assign(given.begin(), given.end());
+  if (!prepared_) return;
+  for (std::uint32_t p = 0; p < textures_.size(); ++p) make_page(p);
 }
 
 // One vertex array per mesh: its UVs and indices, which never change, and its positions.

@@ -51,6 +51,10 @@ class GlRenderer {
 
   // Makes the programs, pages and mesh buffers if they are not there; false with [error].
   bool prepare(std::string& error);
+  // Pixels a host gave in place of the file's pages (p2l_render_texture): a non-null [given][p]
+  // is drawn for page p. Taken now when the pages exist (each page made again), else when they
+  // are made; the images must stay valid until the next call.
+  void give_pages(std::span<const Image* const> given);
   // Draws [instance] (of this model) into the framebuffer bound for drawing, [width] x [height],
   // through [transform] (canvas pixels to drawing pixels, y down); restores that binding.
   bool draw(const Instance& instance, const Affine& transform, std::uint32_t width, std::uint32_t height,
@@ -75,6 +79,7 @@ class GlRenderer {
 
   void make_meshes();
   void make_pages();
+  void make_page(std::uint32_t page);
   void release();
   void draw_mesh(std::uint32_t m, const Target& target);
   void close_layer(std::size_t depth, const Target& target);
@@ -95,6 +100,7 @@ class GlRenderer {
   bool prepared_ = false;
   Program programs_[kProgramCount];
   std::vector<GLuint> textures_;  // per page; 0: no pixels
+  std::vector<const Image*> given_;  // give_pages' pixels per page; null: the file's
   std::vector<MeshBuffers> meshes_;
   GLuint quad_vao_ = 0, quad_buffer_ = 0;
   Surfaces surfaces_;

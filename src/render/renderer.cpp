@@ -8,6 +8,7 @@
 // buffers are kept zero outside a dirty rectangle, so opening a group or computing a mask
 // clears only what was drawn there before.
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -403,12 +404,20 @@ Renderer::~Renderer() = default;
 Renderer::Renderer(Renderer&&) noexcept = default;
 Renderer& Renderer::operator=(Renderer&&) noexcept = default;
 
+const Image* Renderer::texture_override(std::uint32_t page) const {
+  if (!scratch_ || page >= scratch_->overrides.size() || scratch_->overrides[page].rgba.empty()) return nullptr;
+  return &scratch_->overrides[page];
+}
+
 bool Renderer::set_texture(std::uint32_t page, std::span<const std::uint8_t> rgba, std::uint32_t width,
                            std::uint32_t height) {
   if (!scratch_ || page >= scratch_->overrides.size()) return false;
+  // Unique across renderers: one that replaces a freed one at the same address still differs.
+  static std::atomic<std::uint64_t> versions{0};
   Image& slot = scratch_->overrides[page];
   if (rgba.empty()) {
     slot = Image{};
+    texture_version_ = ++versions;
     return true;
   }
   const std::uint64_t pixels = std::uint64_t{width} * height;
@@ -418,6 +427,7 @@ bool Renderer::set_texture(std::uint32_t page, std::span<const std::uint8_t> rgb
   image.height = height;
   image.rgba.assign(rgba.begin(), rgba.begin() + static_cast<std::ptrdiff_t>(pixels * 4));
   slot = std::move(image);
+  texture_version_ = ++versions;
   return true;
 }
 

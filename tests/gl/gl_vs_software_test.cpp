@@ -107,6 +107,44 @@ class GlVsSoftware : public ::testing::TestWithParam<bool> {
   std::unique_ptr<p2l_test::EglContext> context_;
 };
 
+// Pages the host gives the rig (p2l_render_texture: files next to the rig, a skin swap) are
+// drawn by p2l_gl too, given before p2l_gl_create or after it (taken again at the next draw).
+TEST_P(GlVsSoftware, PagesTheHostGaveAreDrawnToo) {
+  const std::vector<std::uint8_t> bytes = read_file(std::string(P2L_SOURCE_DIR) + "/examples/character/character.p2lrt");
+  char error[256] = "";
+  P2lRig* rig = p2l_rig_load(bytes.data(), bytes.size(), error, sizeof error);
+  ASSERT_NE(rig, nullptr) << error;
+  ASSERT_GE(p2l_texture_count(rig), 1u);
+  std::int32_t kind = 0;
+  std::uint32_t width = 0, height = 0;
+  const std::uint8_t* data = nullptr;
+  std::size_t len = 0;
+  p2l_texture_info(rig, 0, &kind, &width, &height, &data, &len);
+  std::vector<std::uint8_t> page;
+  std::string why;
+  p2l::Image decoded;
+  ASSERT_TRUE(p2l::decode_png({data, len}, decoded, why)) << why;
+  // The page's own alpha (the shapes stay), with its colours turned: what the GPU draws must
+  // change as the software picture does.
+  const auto recoloured = [&](int shift) {
+    std::vector<std::uint8_t> out = decoded.rgba;
+    for (std::size_t i = 0; i < out.size(); i += 4)
+      for (int c = 0; c < 3; ++c) out[i + static_cast<std::size_t>(c)] = decoded.rgba[i + static_cast<std::size_t>((c + shift) % 3)] ^ 0x5a;
+    return out;
+  };
+  const std::vector<std::uint8_t> first = recoloured(1), second = recoloured(2);
+  ASSERT_TRUE(p2l_render_texture(rig, 0, first.data(), decoded.width, decoded.height));
+  P2lGl* gl = p2l_gl_create(rig, error, sizeof error);
+  ASSERT_NE(gl, nullptr) << error;
+  check(gl, rig, "example character, a page given before p2l_gl_create");
+  ASSERT_TRUE(p2l_render_texture(rig, 0, second.data(), decoded.width, decoded.height));
+  check(gl, rig, "example character, a page given after");
+  ASSERT_TRUE(p2l_render_texture(rig, 0, nullptr, 0, 0));
+  check(gl, rig, "example character, the file's page again");
+  p2l_gl_destroy(gl);
+  p2l_rig_free(rig);
+}
+
 TEST_P(GlVsSoftware, ExampleCharacterAtItsGoldenPoses) {
   const std::vector<std::uint8_t> bytes = read_file(std::string(P2L_SOURCE_DIR) + "/examples/character/character.p2lrt");
   char error[256] = "";

@@ -2,6 +2,7 @@
 # `p2lrt view` tried as a new user would, on Haru (the Cubism Core npm package's model, which
 # scripts/fetch_cubism_core.sh caches; skipped (77) without it or without the X tools):
 #  1. without a display, and with Mesa held to OpenGL 3.0, it exits with a message that says so;
+#     a bare .moc3 opens and says it has no textures;
 #  2. in a window under Xvfb: the pointer at the top right, then at the bottom left, turns the head
 #     that way (the trace's AngleX and AngleY); a click on her body plays a motion and names it;
 #     the Right key plays the next motion; Esc closes the window, exit code 0;
@@ -72,6 +73,16 @@ fi
 if MESA_GL_VERSION_OVERRIDE=3.0 "$p2lrt" view "$model" > /dev/null 2> "$out/gl30.err"; then fail "it ran on OpenGL 3.0"; fi
 grep -q "no OpenGL 3.3" "$out/gl30.err" || fail "OpenGL 3.0: $(cat "$out/gl30.err")"
 echo "run_view_test: on OpenGL 3.0: $(grep "OpenGL" "$out/gl30.err")"
+
+# 1c. A bare .moc3 carries no textures: the viewer opens and says so (the terminal and the window).
+moc3=$(ls "$(dirname "$model")"/*.moc3 | head -n 1)
+"$p2lrt" view "$moc3" --no-panel > /dev/null 2> "$out/moc3.err" &
+viewer=$!
+window=$(timeout 30 xdotool search --sync --name "p2lrt view" | head -n 1)
+xdotool key --window "$window" Escape 2> /dev/null || true
+wait "$viewer" || fail "the bare moc3's viewer exited with $?: $(cat "$out/moc3.err")"
+grep -q "has no textures" "$out/moc3.err" || fail "a bare moc3 without a word about its textures: $(cat "$out/moc3.err")"
+echo "run_view_test: a bare moc3: $(cat "$out/moc3.err")"
 
 # 2. The window.
 "$p2lrt" view "$model" --trace --size 1100x800 > "$out/window.out" 2> "$out/window.err" &

@@ -20,6 +20,7 @@
 #include "p2l/cubism.hpp"
 #include "p2l/format.hpp"
 #include "p2l/render.hpp"
+#include "p2lrt/page_files.hpp"
 
 namespace p2lrt {
 namespace {
@@ -369,30 +370,15 @@ int render(const RenderOptions& o) {
     }
   }
 
-  // The host's part of texturing: pages stored as files next to the rig are loaded here (PNG
-  // only); KTX2 pages are not decoded by this command.
+  // The host's part of texturing: pages stored as files next to the rig (page_files.hpp).
   p2l::Renderer renderer(model);
-  for (std::uint32_t page = 0; page < rig->textures.size(); ++page) {
-    const p2l::Texture& t = rig->textures[page];
-    if (t.kind == p2l::TextureKind::Png) continue;
-    std::string problem = "KTX2, which this command does not decode";
-    if (t.kind == p2l::TextureKind::External) {
-      const fs::path file = fs::path(o.input).parent_path() / t.uri;
-      std::ifstream in(file, std::ios::binary);
-      std::vector<std::uint8_t> bytes{std::istreambuf_iterator<char>(in), {}};
-      p2l::Image image;
-      std::string error;
-      if (!in && bytes.empty())
-        problem = "the file " + file.string() + ", which cannot be opened";
-      else if (!p2l::decode_png(bytes, image, error))
-        problem = "the file " + file.string() + ": " + error;
-      else if (renderer.set_texture(page, image.rgba, image.width, image.height))
-        continue;
-      else
-        problem = "the file " + file.string() + ", which the renderer refused";
-    }
-    std::cerr << "p2lrt render: texture page " << page << " is " << problem << ": its meshes draw transparent\n";
-  }
+  std::vector<PageRef> pages;
+  for (const p2l::Texture& t : rig->textures) pages.push_back({t.kind, t.uri});
+  for (const std::string& problem :
+       load_page_files(pages, fs::path(o.input).parent_path(), [&](std::uint32_t page, const p2l::Image& image) {
+         return renderer.set_texture(page, image.rgba, image.width, image.height);
+       }))
+    std::cerr << "p2lrt render: " << problem << "\n";
 
   std::vector<Frame> lane_frames(lanes.size(), Frame{width, height, std::vector<std::uint8_t>(std::size_t{width} * height * 4)});
   for (Lane& lane : lanes) lane.animator.evaluate(lane.instance);

@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <vector>
 
 #include "p2l/p2l_cubism.h"
+#include "p2lrt/page_files.hpp"
 
 namespace p2lrt::viewer {
 namespace {
@@ -70,6 +72,24 @@ Character::Character(P2lRig* rig, std::uint32_t seed) : rig_(rig), random_(seed)
 }
 
 Character::~Character() { p2l_rig_free(rig_); }
+
+std::vector<std::string> Character::load_page_files(const std::string& path) {
+  const std::uint32_t count = p2l_texture_count(rig_);
+  if (count == 0)
+    return {"the model has no textures (a .moc3 alone carries none: open the .model3.json that names them)"};
+  std::vector<PageRef> pages;
+  for (std::uint32_t i = 0; i < count; ++i) {
+    std::int32_t kind = 0;
+    std::uint32_t width = 0, height = 0;
+    const std::uint8_t* data = nullptr;
+    std::size_t len = 0;
+    const char* uri = p2l_texture_info(rig_, i, &kind, &width, &height, &data, &len);
+    pages.push_back({static_cast<p2l::TextureKind>(kind), uri ? uri : ""});
+  }
+  return p2lrt::load_page_files(pages, std::filesystem::path(path).parent_path(), [&](std::uint32_t page, const p2l::Image& image) {
+    return p2l_render_texture(rig_, page, image.rgba.data(), image.width, image.height);
+  });
+}
 
 std::uint32_t Character::clips_in_group(const std::string& group, std::int32_t* out, std::uint32_t capacity) const {
   std::uint32_t found = 0;

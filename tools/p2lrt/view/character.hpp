@@ -8,6 +8,7 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <vector>
 
 #include "p2l/p2l.h"
 
@@ -20,6 +21,11 @@ class Character {
   static std::unique_ptr<Character> open(const std::string& path, std::uint32_t seed, std::string& error,
                                          std::string& notes);
   ~Character();
+
+  // Hands the texture pages stored as files next to the rig ([path]'s folder) to the renderers;
+  // returns a line per page that will draw transparent, and one when the rig has no pages at all
+  // (a bare .moc3).
+  std::vector<std::string> load_page_files(const std::string& path);
   Character(const Character&) = delete;
   Character& operator=(const Character&) = delete;
 

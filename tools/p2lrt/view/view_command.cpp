@@ -408,6 +408,12 @@ int view(const ViewOptions& options) {
     std::cerr << "p2lrt view: imported " << options.input << " (" << lines
               << " things not carried over exactly; `p2lrt import` lists them)\n";
   }
+  // Pages that will draw transparent, on the terminal and along the window's bottom.
+  for (const std::string& problem : v.character->load_page_files(options.input)) {
+    std::cerr << "p2lrt view: " << problem << "\n";
+    v.banner += (v.banner.empty() ? "" : "\n") + problem;
+  }
+  v.banner_until = v.banner.empty() ? 0 : 1e9;
   v.framing = Framing::of(v.character->rig());
   v.panel.title = file_name(options.input);
   v.panel.shown = !options.no_panel;
