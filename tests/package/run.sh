@@ -92,6 +92,12 @@ if [[ -f $pcdir/p2l-gl.pc ]]; then
          && test -s '$work/gl_window.png'; }; }"
   check find_package_gl bash -c "mkdir -p '$work/gl' && printf 'cmake_minimum_required(VERSION 3.24)\nproject(x C CXX)\nfind_package(p2l CONFIG REQUIRED COMPONENTS gl)\nfind_package(PkgConfig REQUIRED)\npkg_check_modules(GLFW REQUIRED IMPORTED_TARGET glfw3 stb)\nadd_executable(w %s)\ntarget_link_libraries(w PRIVATE p2l::gl PkgConfig::GLFW)\n' '$root/examples/gl/window.c' > '$work/gl/CMakeLists.txt' \
     && cmake -S '$work/gl' -B '$work/gl/build' -DCMAKE_PREFIX_PATH='$prefix' && cmake --build '$work/gl/build'"
+  # A host without pkg-config still finds the package; only the gl component is missing, and says why.
+  check find_package_without_pkgconfig bash -c "cmake -S '$here/cxx' -B '$work/cmake_no_pc' -DCMAKE_PREFIX_PATH='$prefix' \
+    -DPKG_CONFIG_EXECUTABLE=/nonexistent && mkdir -p '$work/gl_no_pc' \
+    && printf 'cmake_minimum_required(VERSION 3.24)\nproject(x C)\nfind_package(p2l CONFIG REQUIRED COMPONENTS gl)\n' > '$work/gl_no_pc/CMakeLists.txt' \
+    && ! cmake -S '$work/gl_no_pc' -B '$work/gl_no_pc/build' -DCMAKE_PREFIX_PATH='$prefix' -DPKG_CONFIG_EXECUTABLE=/nonexistent > '$work/gl_no_pc/log' 2>&1 \
+    && grep -q 'p2l::gl needs libepoxy' '$work/gl_no_pc/log'"
 else
   echo "package: skip the GPU renderer's checks (built without libepoxy: no p2l-gl.pc)"
 fi
