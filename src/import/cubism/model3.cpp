@@ -101,8 +101,9 @@ void add_standard_roles(Rig& rig) {
       {"AngleX", "ParamAngleX"},         {"AngleY", "ParamAngleY"},     {"AngleZ", "ParamAngleZ"},
       {"BodyAngleX", "ParamBodyAngleX"}, {"EyeBallX", "ParamEyeBallX"}, {"EyeBallY", "ParamEyeBallY"},
       {"Breath", "ParamBreath"}};
-  for (const auto& [name, id] : kStandard) {
-    const std::int32_t p = rig.find_parameter(id);
+  for (const auto& standard : kStandard) {
+    const std::string name = standard.first;
+    const std::int32_t p = rig.find_parameter(standard.second);
     const bool named = std::any_of(rig.roles.begin(), rig.roles.end(), [&](const Role& r) { return r.role == name; });
     if (p < 0 || named) continue;
     rig.roles.push_back(Role{name, {static_cast<std::uint32_t>(p)}});
