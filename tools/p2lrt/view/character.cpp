@@ -53,7 +53,9 @@ std::unique_ptr<Character> Character::open(const std::string& path, std::uint32_
     rig = p2l_rig_load(bytes.data(), bytes.size(), message, sizeof message);
   }
   if (!rig) {
-    error = message[0] ? message : path + ": cannot be read";
+    // The importer's messages name the file already; the loader's say what is wrong inside it.
+    const bool imported = ends_with(path, ".model3.json") || ends_with(path, ".moc3");
+    error = !message[0] ? path + ": cannot be read" : imported ? std::string(message) : path + ": " + message;
     return nullptr;
   }
   return std::unique_ptr<Character>(new Character(rig, seed));
