@@ -2,7 +2,8 @@
 # `p2lrt view` tried as a new user would, on Haru (the Cubism Core npm package's model, which
 # scripts/fetch_cubism_core.sh caches; skipped (77) without it or without the X tools):
 #  1. without a display, and with Mesa held to OpenGL 3.0, it exits with a message that says so;
-#     a bare .moc3 opens and says it has no textures;
+#     a bare .moc3 opens and says it has no textures; on the example character Down shows an
+#     expression and Up takes it away;
 #  2. in a window under Xvfb: the pointer at the top right, then at the bottom left, turns the head
 #     that way (the trace's AngleX and AngleY); a click on her body plays a motion and names it;
 #     the Right key plays the next motion; Esc closes the window, exit code 0;
@@ -83,6 +84,22 @@ xdotool key --window "$window" Escape 2> /dev/null || true
 wait "$viewer" || fail "the bare moc3's viewer exited with $?: $(cat "$out/moc3.err")"
 grep -q "has no textures" "$out/moc3.err" || fail "a bare moc3 without a word about its textures: $(cat "$out/moc3.err")"
 echo "run_view_test: a bare moc3: $(cat "$out/moc3.err")"
+
+# 1d. Keys through expressions, on the example character (Haru has none): Down shows the first,
+# Up goes back to none.
+"$p2lrt" view "$(dirname "$0")/../../examples/character/character.p2lrt" --trace --no-panel > "$out/expressions.out" 2> "$out/expressions.err" &
+viewer=$!
+window=$(timeout 30 xdotool search --sync --name "p2lrt view" | head -n 1)
+wait_frames "$out/expressions.out"
+expression_is_not() { [[ $(field "$(last_trace "$out/expressions.out")" expression) != "$1" ]]; }
+xdotool key --window "$window" Down
+wait_until expression_is_not none || fail "Down showed no expression: $(last_trace "$out/expressions.out")"
+shown=$(field "$(last_trace "$out/expressions.out")" expression)
+xdotool key --window "$window" Up
+wait_until expression_is_not "$shown" || fail "Up did not leave $shown"
+echo "run_view_test: expressions: Down -> $shown, Up -> $(field "$(last_trace "$out/expressions.out")" expression)"
+xdotool key --window "$window" Escape 2> /dev/null || true
+wait "$viewer" || fail "the example character's viewer exited with $?: $(cat "$out/expressions.err")"
 
 # 2. The window.
 "$p2lrt" view "$model" --trace --size 1100x800 > "$out/window.out" 2> "$out/window.err" &
