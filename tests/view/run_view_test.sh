@@ -45,7 +45,7 @@ settle() {
   done
   fail "the viewer did not show the pointer at $3 for $2 s: $(last_trace "$1")"
 }
-# Polls [2...] (a command) twice a second for up to 30 s.
+# Runs its arguments (a command) twice a second until it succeeds, for up to 30 s.
 wait_until() {
   for _ in $(seq 60); do "$@" && return 0; sleep 0.5; done
   return 1
