@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numbers>
 
 #include "base/libm.hpp"
@@ -13,6 +14,8 @@
 
 namespace p2l::anim {
 namespace {
+
+constexpr double kFloatMax = static_cast<double>(std::numeric_limits<float>::max());
 
 double ease(double x) { return 0.5 - 0.5 * libm::cos(std::numbers::pi * std::clamp(x, 0.0, 1.0)); }
 
@@ -163,7 +166,11 @@ void Expressions::update(float dt, std::span<float> values) {
     }
   }
   for (const std::uint32_t p : touched_list_) {
-    const float v = static_cast<float>((over_[p] + add_[p]) * mul_[p]);
+    // Saturated to float's range: a host value near FLT_MAX times a Multiply would otherwise
+    // leave it (a double to float conversion out of range is undefined, and gives an infinity
+    // here), and what the layers write over a finite value stays finite (p2l.h).
+    const double r = (over_[p] + add_[p]) * mul_[p];
+    const float v = static_cast<float>(std::clamp(r, -kFloatMax, kFloatMax));
     // Cubism's model stores an expression's result in the range (what a host reads after it,
     // and what physics and the later stages start from); p2lrt's own rules leave it raw.
     values[p] = (touched_[p] & kByCubism) ? cubism_store(parameters_[p], v) : v;

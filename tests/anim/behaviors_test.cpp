@@ -118,6 +118,22 @@ TEST(Expressions, SingleExpressionFadingInEqualsCubism) {
   EXPECT_NEAR(v[2], 3 + (5 - 3) * 0.5, 1e-6);
 }
 
+// A host value near float's largest times a Multiply leaves float's range: the result is
+// saturated, finite, with its sign (found by the C API fuzzer: -3.39e38 x 2 became -inf).
+TEST(Expressions, AMultiplyPastFloatsRangeSaturates) {
+  const Rig rig = expression_rig();
+  p2l::anim::Expressions ex(rig);
+  ex.play(5);  // "mul3": p1 x3
+  std::vector<float> v = kBase;
+  v[1] = -3.3895e38f;
+  ex.update(2.0f, v);
+  EXPECT_EQ(v[1], -std::numeric_limits<float>::max());
+  v = kBase;
+  v[1] = 2e38f;
+  ex.update(0.0f, v);
+  EXPECT_EQ(v[1], std::numeric_limits<float>::max());
+}
+
 TEST(Expressions, SingleExpressionFadingOutEqualsCubism) {
   const Rig rig = expression_rig();
   p2l::anim::Expressions ex(rig);
