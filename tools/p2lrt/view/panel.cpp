@@ -88,27 +88,30 @@ std::uint32_t draw_node(Character& character, PanelState& state, std::uint32_t i
 void parameters(Character& character, PanelState& state) {
   P2lRig* rig = character.rig();
   const std::uint32_t count = p2l_parameter_count(rig);
-  if (state.held.size() != count) state.held.assign(count, 0), state.value.assign(count, 0);
+  const std::uint32_t nodes = p2l_gui_node_count(rig);
+  if (state.held.size() != count) {
+    // Once: a model that marks no group open shows its first one open, so that sliders are in sight.
+    state.held.assign(count, 0), state.value.assign(count, 0);
+    state.open_first_group = true;
+    for (std::uint32_t i = 0; i < nodes && state.open_first_group; ++i) {
+      std::int32_t parameter = -1;
+      std::uint32_t children = 0;
+      bool open = false;
+      state.open_first_group = !(p2l_gui_node(rig, i, &parameter, &children, &open) && parameter < 0 && open);
+    }
+  }
   if (ImGui::Button("Let go of every slider")) {
     std::fill(state.held.begin(), state.held.end(), 0);
     p2l_clear_parameter_overrides(rig);
   }
-  const std::uint32_t nodes = p2l_gui_node_count(rig);
   if (nodes == 0) {
     for (std::uint32_t p = 0; p < count; ++p) parameter_slider(character, state, p);
     return;
   }
-  // A model that marks no group open shows its first one open, so that sliders are in sight.
-  bool any_open = false;
-  for (std::uint32_t i = 0; i < nodes && !any_open; ++i) {
-    std::int32_t parameter = -1;
-    std::uint32_t children = 0;
-    bool open = false;
-    any_open = p2l_gui_node(rig, i, &parameter, &children, &open) && parameter < 0 && open;
-  }
   for (std::uint32_t i = 0; i < nodes;) {
-    if (!any_open && i == 0) ImGui::SetNextItemOpen(true, ImGuiCond_Once);
-    i = draw_node(character, state, i, !any_open && i == 0);
+    const bool opened = state.open_first_group && i == 0;
+    if (opened) ImGui::SetNextItemOpen(true, ImGuiCond_Once);
+    i = draw_node(character, state, i, opened);
   }
 }
 

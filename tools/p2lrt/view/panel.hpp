@@ -21,6 +21,7 @@ struct PanelState {
   float update_ms = 0, draw_ms = 0, fps = 0;
   std::vector<std::uint8_t> held;  // per parameter: a slider holds it
   std::vector<float> value;        // the held values
+  bool open_first_group = false;   // the model marks no group open: its first one opens
 };
 
 // Draws the panel on the window's left, [height] pixels tall; returns its width (0 when hidden).

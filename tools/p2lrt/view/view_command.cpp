@@ -306,8 +306,8 @@ int run(Viewer& v) {
     int fw = 0, fh = 0, ww = 1, wh = 1;
     glfwGetFramebufferSize(window, &fw, &fh);
     glfwGetWindowSize(window, &ww, &wh);
-    float sx = 1, sy = 1;
-    v.scale(sx, sy);
+    const float sx = ww > 0 ? static_cast<float>(fw) / static_cast<float>(ww) : 1;
+    const float sy = wh > 0 ? static_cast<float>(fh) / static_cast<float>(wh) : 1;
 
     // The gaze: the pointer from the character's centre, in half window heights (x right, y up).
     if (v.options.mascot && v.pressing) follow_mascot_drag(v);
@@ -422,16 +422,16 @@ int view(const ViewOptions& options) {
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
   glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
   glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+  int area_x = 0, area_y = 0, area_w = 1280, area_h = 800;  // the screen's work area (mascot)
   if (options.mascot) {
     glfwWindowHint(GLFW_DECORATED, GLFW_FALSE);
     glfwWindowHint(GLFW_TRANSPARENT_FRAMEBUFFER, GLFW_TRUE);
     glfwWindowHint(GLFW_FLOATING, GLFW_TRUE);
     glfwWindowHint(GLFW_FOCUS_ON_SHOW, GLFW_FALSE);
     // The character's own shape, half the screen's height, in the work area's lower right corner.
-    int wx = 0, wy = 0, ww = 1280, wh = 800;
-    if (GLFWmonitor* monitor = glfwGetPrimaryMonitor()) glfwGetMonitorWorkarea(monitor, &wx, &wy, &ww, &wh);
+    if (GLFWmonitor* monitor = glfwGetPrimaryMonitor()) glfwGetMonitorWorkarea(monitor, &area_x, &area_y, &area_w, &area_h);
     if (options.size.empty()) {
-      height = std::max(64, wh / 2);
+      height = std::max(64, area_h / 2);
       width = std::max(64, static_cast<int>(std::lround(static_cast<float>(height) * v.framing.extent_x / v.framing.extent_y)));
     }
     glfwWindowHint(GLFW_VISIBLE, GLFW_FALSE);  // shown once placed
@@ -458,9 +458,7 @@ int view(const ViewOptions& options) {
   glfwSetWindowUserPointer(v.window, &v);
   v.desktop = std::make_unique<viewer::Desktop>(v.window);
   if (options.mascot) {
-    int wx = 0, wy = 0, ww = 1280, wh = 800;
-    if (GLFWmonitor* monitor = glfwGetPrimaryMonitor()) glfwGetMonitorWorkarea(monitor, &wx, &wy, &ww, &wh);
-    glfwSetWindowPos(v.window, wx + std::max(0, ww - width - 24), wy + std::max(0, wh - height));
+    glfwSetWindowPos(v.window, area_x + std::max(0, area_w - width - 24), area_y + std::max(0, area_h - height));
     glfwShowWindow(v.window);
     if (!v.desktop->can_pass_clicks())
       std::cerr << "p2lrt view: this display cannot pass clicks through windows (no XFixes); the whole window takes them\n";
