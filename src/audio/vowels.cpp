@@ -37,7 +37,8 @@ void VowelTracker::analyse(std::span<const float> samples, double dt, std::array
   double rms = std::sqrt(energy / static_cast<double>(frame_.size()));
   if (!std::isfinite(rms)) rms = 0;
 
-  loudest_ = std::fmax(rms, loudest_ * libm::exp(-dt / kLoudestDecay));
+  // Capped at full scale: a burst of out-of-range floats must not silence the seconds after it.
+  loudest_ = std::fmax(std::fmin(rms, 1.0), loudest_ * libm::exp(-dt / kLoudestDecay));
   const double floor = std::fmax(kSilenceFloor, kRelativeFloor * loudest_);
   // Silence fades out over the octave above the floor rather than switching at it.
   const double silence = std::clamp((2 * floor - rms) / floor, 0.0, 1.0);

@@ -208,6 +208,15 @@ TEST(VowelTracker, SilenceIsRelativeButQuietVowelsStayVowels) {
     EXPECT_GT(frames[50][5], 0.999f);             // 0.83 s: silence
     EXPECT_GT(frames.back()[5], 0.999f);          // the hiss
   }
+  // Out-of-range floats raise the silence floor no higher than a full-scale window would.
+  {
+    VowelTracker tracker(rate);
+    Weights weights{};
+    const std::vector<float> burst(tracker.window(), std::numeric_limits<float>::max());
+    tracker.analyse(burst, 1.0 / 60, weights);
+    const auto frames = track(tracker, synthetic_vowel(rate, 120, 730, 1090, 0.5, 0.1), rate);
+    EXPECT_EQ(heaviest(frames.back()), 0u);
+  }
 }
 
 }  // namespace
