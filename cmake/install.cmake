@@ -98,7 +98,7 @@ The notice Arm's files carry:
 
 @P2L_ARM_NOTICE@
 
-@P2L_IMGUI_NOTICE@Linked dynamically: zlib, zstd and libpng@P2L_VIEWER_DYNAMIC@; their Debian packages carry their licences.
+@P2L_IMGUI_NOTICE@Linked dynamically: zlib, zstd, libpng and libsndfile (LGPL 2.1 or later)@P2L_VIEWER_DYNAMIC@; their Debian packages carry their licences.
 " @ONLY)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/copyright DESTINATION ${CMAKE_INSTALL_DOCDIR})
 
@@ -125,6 +125,9 @@ file(RELATIVE_PATH P2L_PC_INCLUDEDIR ${CMAKE_INSTALL_PREFIX} ${CMAKE_INSTALL_FUL
 # What linking libp2l.a needs beside it: the libraries it calls (pkg-config modules) and the
 # C++ runtime.
 set(P2L_PC_STATIC_REQUIRES "zlib libzstd libpng")
+if(P2L_SNDFILE_FOUND)
+  string(APPEND P2L_PC_STATIC_REQUIRES " sndfile")
+endif()
 set(P2L_PC_STATIC_LIBS "\${libdir}/libp2l.a -lstdc++ -lm")
 if(BUILD_SHARED_LIBS)
   set(P2L_PC_DESCRIPTION "the C API for .p2lrt rigs (p2l/p2l.h) and Cubism models (p2l/p2l_cubism.h)")

@@ -42,6 +42,18 @@ inline constexpr std::uint32_t kStageClips = 1, kStageExpressions = 2, kStageBeh
 inline constexpr std::uint32_t kBehaviorBlink = 1, kBehaviorBreath = 2, kBehaviorLook = 4, kBehaviorLipSync = 8;
 inline constexpr std::uint32_t kMaxClipLayers = 16;
 
+class Speech;
+// The mouth's slots (Animator::bind_mouth): the opening (the LipSync role), the form (the
+// MouthForm role) and the vowel parameters (roles VowelA..VowelO).
+enum class MouthSlot : std::uint32_t { Open = 0, Form = 1, A = 2, I = 3, U = 4, E = 5, O = 6 };
+inline constexpr std::size_t kMouthSlots = 7;
+// How lip sync's opening meets the value already there (docs/RUNTIME.md "Lip sync and vowels").
+enum class LipMix : std::uint32_t {
+  Floor = 0,  // max(value, opening): the original runtime's rule, the default for p2lrt's own rigs
+  Add = 1,    // value + 0.8 x opening: Cubism's Framework, the default for rigs it plays
+  Set = 2,    // the opening alone: speech decides, whatever clips did
+};
+
 struct ClipLayerState {
   std::int32_t clip = -1;  // -1: nothing plays
   float time = 0;          // wrapped for a loop, held at the end for a one-shot
@@ -149,6 +161,15 @@ class Animator {
   void look_at(float x, float y);
   void lip_sync(float level);
   float lip_sync_samples(std::span<const float> samples, float gain);
+  // Speech (p2l/audio.hpp) drives the mouth from the next update on (with kBehaviorLipSync):
+  // its level opens it and, when it estimates them, its vowels shape it.
+  void speak(const Speech& speech);
+  // Binds [parameter] to a mouth slot in place of its role's parameters (-1: the role again);
+  // false, changing nothing, for no such parameter or slot.
+  bool bind_mouth(MouthSlot slot, std::int32_t parameter);
+  std::span<const std::uint32_t> mouth_parameters(MouthSlot slot) const;
+  void set_lip_mix(LipMix mix);
+  LipMix lip_mix() const;
 
  private:
   // Puts the layer's opacities (part poses, clip part and rig opacities) on [instance] and

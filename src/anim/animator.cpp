@@ -11,6 +11,7 @@
 #include "anim/frame_time.hpp"
 #include "anim/physics.hpp"
 #include "anim/pose.hpp"
+#include "p2l/audio.hpp"
 #include "p2l/anim.hpp"
 
 namespace p2l {
@@ -39,6 +40,11 @@ Animator::Animator(std::shared_ptr<const Model> model, const AnimatorOptions& op
   set_cubism_playback(options_.cubism_playback);
   physics_ = std::make_unique<anim::Physics>(rig);
   behaviors_ = std::make_unique<anim::Behaviors>(rig);
+  // Lip sync mixes as Cubism's Framework mixes it when the rig plays by its rules.
+  bool cubism_rig = rig.pose && rig.pose->cubism_playback;
+  for (const Expression& e : rig.expressions) cubism_rig |= e.cubism_playback;
+  for (const ClipExtension& c : rig.clip_extensions) cubism_rig |= c.cubism_playback;
+  behaviors_->mouth().set_mix(options_.cubism_playback && cubism_rig ? LipMix::Add : LipMix::Floor);
   values_.resize(rig.parameters.size());
   override_value_.assign(rig.parameters.size(), 0.0f);
   override_weight_.assign(rig.parameters.size(), 0.0f);
@@ -221,5 +227,16 @@ void Animator::lip_sync(float level) { behaviors_->lip_sync(level); }
 float Animator::lip_sync_samples(std::span<const float> samples, float gain) {
   return behaviors_->lip_sync_samples(samples, gain);
 }
+
+void Animator::speak(const Speech& speech) {
+  behaviors_->mouth().set_level(speech.level());
+  behaviors_->mouth().set_vowels(speech.options().vowels ? &speech.vowels() : nullptr);
+}
+bool Animator::bind_mouth(MouthSlot slot, std::int32_t parameter) { return behaviors_->mouth().bind(slot, parameter); }
+std::span<const std::uint32_t> Animator::mouth_parameters(MouthSlot slot) const { return behaviors_->mouth().parameters(slot); }
+void Animator::set_lip_mix(LipMix mix) {
+  if (static_cast<std::uint32_t>(mix) <= static_cast<std::uint32_t>(LipMix::Set)) behaviors_->mouth().set_mix(mix);
+}
+LipMix Animator::lip_mix() const { return behaviors_->mouth().mix(); }
 
 }  // namespace p2l

@@ -1,6 +1,6 @@
 // Behaviors (docs/RUNTIME.md "Behaviors"), following the original runtime's formulas: a
 // blink state machine on accumulated time with xorshift32 intervals, sine sways on the angle
-// roles and the Breath role, a critically damped gaze follow and a lip-sync floor.
+// roles and the Breath role, a critically damped gaze follow, and the mouth (anim/mouth.hpp).
 #include "anim/behaviors.hpp"
 
 #include <algorithm>
@@ -16,8 +16,8 @@ namespace {
 constexpr std::uint32_t kDefaultSeed = 0x2545F491u;
 
 // Role names, in Behaviors::RoleIndex order.
-constexpr std::string_view kRoleNames[] = {"EyeBlink", "Breath",   "AngleX",   "AngleY",  "AngleZ",
-                                           "BodyAngleX", "EyeBallX", "EyeBallY", "LipSync"};
+// (LipSync is the mouth's: anim/mouth.hpp.)
+constexpr std::string_view kRoleNames[] = {"EyeBlink", "Breath", "AngleX", "AngleY", "AngleZ", "BodyAngleX", "EyeBallX", "EyeBallY"};
 
 // A sway: offset and peak as fractions of the range (of half the range for the angles) and
 // the cycle in seconds; float constants, as the original's.
@@ -48,7 +48,7 @@ float wave(double time, float cycle) {
 
 }  // namespace
 
-Behaviors::Behaviors(const Rig& rig) {
+Behaviors::Behaviors(const Rig& rig) : mouth_(rig) {
   for (int r = 0; r < kRoleCount; ++r) {
     role_first_[r] = static_cast<std::uint32_t>(targets_.size());
     for (const Role& role : rig.roles) {
@@ -101,7 +101,10 @@ void Behaviors::look_at(float x, float y) {
   target_y_ = std::isnan(y) ? 0.0f : std::clamp(y, -1.0f, 1.0f);
 }
 
-void Behaviors::lip_sync(float level) { lip_ = std::isnan(level) ? 0.0f : std::clamp(level, 0.0f, 1.0f); }
+void Behaviors::lip_sync(float level) {
+  mouth_.set_level(std::isnan(level) ? 0.0f : std::clamp(level, 0.0f, 1.0f));
+  mouth_.set_vowels(nullptr);
+}
 
 float Behaviors::lip_sync_samples(std::span<const float> samples, float gain) {
   double sum = 0.0;
@@ -109,8 +112,8 @@ float Behaviors::lip_sync_samples(std::span<const float> samples, float gain) {
     if (std::isfinite(s)) sum += static_cast<double>(s) * static_cast<double>(s);  // NaN, inf: 0
   const double rms = samples.empty() ? 0.0 : std::sqrt(sum / static_cast<double>(samples.size()));
   const double level = rms * static_cast<double>(gain);
-  lip_ = std::isnan(level) ? 0.0f : static_cast<float>(std::clamp(level, 0.0, 1.0));
-  return lip_;
+  lip_sync(std::isnan(level) ? 0.0f : static_cast<float>(std::clamp(level, 0.0, 1.0)));
+  return mouth_.level();
 }
 
 float Behaviors::eyes() {
@@ -201,11 +204,7 @@ void Behaviors::update(float dt, std::span<float> values, bool blink_paused) {
     for (const Target& t : role(kAngleZ)) apply_look(t, -x * y, values);
   }
 
-  if (enabled_ & kLipSync) {
-    for (const Target& t : role(kLipSyncRole))
-      if (t.parameter < values.size())
-        values[t.parameter] = std::fmax(values[t.parameter], t.min + (t.max - t.min) * lip_);  // NaN: the floor
-  }
+  if (enabled_ & kLipSync) mouth_.apply(values);
 }
 
 }  // namespace p2l::anim

@@ -8,6 +8,7 @@
 #include <span>
 #include <vector>
 
+#include "anim/mouth.hpp"
 #include "p2l/rig.hpp"
 
 namespace p2l::anim {
@@ -32,9 +33,13 @@ class Behaviors {
   // third of a second); false, changing nothing, for negative or non-finite values.
   bool set_strength(float sway, float look, float look_speed);
   void look_at(float x, float y);   // each axis clamped to -1..1 (x right, y up); NaN: 0
-  void lip_sync(float level);       // clamped to 0..1; NaN: 0
+  void lip_sync(float level);       // clamped to 0..1; NaN: 0 (the mouth's level; vowels off)
   // RMS of [samples] times [gain], clamped to 0..1, becomes the lip-sync level; returns it.
   float lip_sync_samples(std::span<const float> samples, float gain);
+
+  // The mouth lip sync drives: its bindings, mix, level and vowels.
+  Mouth& mouth() { return mouth_; }
+  const Mouth& mouth() const { return mouth_; }
 
   // Advances by [dt] seconds (clamped to 0..1; NaN: 0) and applies the enabled behaviors to
   // [values] (one per parameter, raw). [blink_paused]: the blink neither runs nor advances
@@ -45,7 +50,7 @@ class Behaviors {
   // The implementation owns its members.
   std::uint32_t enabled_ = kBlink | kBreath;
 
-  enum RoleIndex { kEyeBlink, kRoleBreath, kAngleX, kAngleY, kAngleZ, kBodyAngleX, kEyeBallX, kEyeBallY, kLipSyncRole, kRoleCount };
+  enum RoleIndex { kEyeBlink, kRoleBreath, kAngleX, kAngleY, kAngleZ, kBodyAngleX, kEyeBallX, kEyeBallY, kRoleCount };
   struct Target {
     std::uint32_t parameter;
     float min, max, default_value;
@@ -67,7 +72,7 @@ class Behaviors {
   std::uint32_t rng_ = 0x2545F491u;
   float target_x_ = 0, target_y_ = 0;
   double look_pos_[2] = {0, 0}, look_vel_[2] = {0, 0};
-  float lip_ = 0;
+  Mouth mouth_;
 };
 
 }  // namespace p2l::anim

@@ -43,7 +43,10 @@ Model3 read_model3(const Node& root, ImportReport& report);
 void read_groups(const Node& root, Rig& rig, ImportReport& report);
 // The roles Cubism's Framework gives by parameter id alone (CubismDefaultParameterId: the sample
 // model's breath and drag-to-look drive ParamAngleX and the rest by name): each standard parameter
-// the moc has becomes its role, unless the model3.json's groups name that role already.
+// the moc has becomes its role, unless the model3.json's groups name that role already. So do the
+// mouth's: ParamMouthOpenY (LipSync, for models whose model3.json has no LipSync group, which
+// Cubism's sample would leave mute), ParamMouthForm and MotionSync's ParamA..ParamO (the vowels,
+// anim/mouth.hpp).
 void add_standard_roles(Rig& rig);
 void read_hit_areas(const Node& root, Rig& rig, ImportReport& report);
 
