@@ -14,19 +14,27 @@
 #include <iomanip>
 #include <iostream>
 #include <iterator>
+#include <optional>
+#include <span>
 #include <sstream>
+#include <thread>
 
 #include "p2l/anim.hpp"
+#include "p2l/audio.hpp"
 #include "p2l/cubism.hpp"
 #include "p2l/format.hpp"
 #include "p2l/render.hpp"
 #include "p2lrt/page_files.hpp"
+#include "video/draw_pool.hpp"
+#include "video/video_writer.hpp"
 
 namespace p2lrt {
 namespace {
 
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
+using p2l::video::Frame;
+using p2l::video::OutputKind;
 
 constexpr std::uint32_t kDefaultLongSide = 1024;
 constexpr std::uint64_t kMaxPixels = std::uint64_t{1} << 26;  // 8192 x 8192
@@ -133,11 +141,6 @@ class Progress {
   Clock::time_point start_, last_{};
 };
 
-struct Frame {
-  std::uint32_t width = 0, height = 0;
-  std::vector<std::uint8_t> rgba;  // straight
-};
-
 bool write_png(const fs::path& path, const Frame& frame) {
   std::vector<std::uint8_t> png;
   std::string error;
@@ -145,9 +148,16 @@ bool write_png(const fs::path& path, const Frame& frame) {
     std::cerr << "p2lrt render: cannot encode " << path.string() << ": " << error << "\n";
     return false;
   }
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  // A temporary name first: a failure leaves no half-written PNG under the real one.
+  fs::path temp = path;
+  temp += ".part";
+  std::ofstream out(temp, std::ios::binary | std::ios::trunc);
   out.write(reinterpret_cast<const char*>(png.data()), static_cast<std::streamsize>(png.size()));
-  if (!out) {
+  out.close();
+  std::error_code ec;
+  if (out) fs::rename(temp, path, ec);
+  if (!out || ec) {
+    fs::remove(temp, ec);
     std::cerr << "p2lrt render: cannot write " << path.string() << "\n";
     return false;
   }
@@ -215,32 +225,23 @@ std::string describe_features(std::uint32_t bits) {
   return out + ")";
 }
 
-// Frames of the same size side by side, left to right, in one frame.
-Frame side_by_side(const std::vector<Frame>& frames) {
-  Frame out;
-  if (frames.empty()) return out;
-  const std::uint32_t w = frames[0].width, h = frames[0].height;
-  out.width = w * static_cast<std::uint32_t>(frames.size());
-  out.height = h;
-  out.rgba.resize(std::size_t{out.width} * h * 4);
-  for (std::size_t i = 0; i < frames.size(); ++i)
-    for (std::uint32_t y = 0; y < h; ++y)
-      std::copy_n(frames[i].rgba.begin() + static_cast<std::ptrdiff_t>(std::size_t{y} * w * 4), std::size_t{w} * 4,
-                  out.rgba.begin() + static_cast<std::ptrdiff_t>((std::size_t{y} * out.width + i * w) * 4));
-  return out;
-}
+// A frame size the output can hold: 4:2:0 video (MP4, WebM) needs even sides.
+void round_to_even(std::uint32_t& side) { side += side % 2; }
 
 }  // namespace
 
 void RenderOptions::add_to(CLI::App* command) {
   command->add_option("FILE", input, "A .p2lrt file, or a Cubism .model3.json (imported on the fly)")->required();
-  command->add_option("-o,--output", output, "A PNG for one pose; a folder for an animation")->required();
+  command->add_option("-o,--output", output,
+                      "A .png for one pose; for an animation a folder (PNG frames), .mp4 (H.264, AAC), .webm (VP9 with "
+                      "alpha on a transparent background, Opus) or .gif")
+      ->required();
   command->add_option("--param", params, "PARAMETER_ID=VALUE (repeatable): the host's pose");
   command->add_option("--size", size, "Image size WxH (default: the canvas, at most 1024 on its longer side)");
   command->add_flag("--fit", fit, "Frame what is drawn (first frame) instead of the whole canvas");
   command->add_option("--background", background, "transparent (default), white, black, #rrggbb or #rrggbbaa");
   command->add_option("--clip", clip, "Play this clip (id or index) and write frames into the output folder");
-  command->add_option("--seconds", seconds, "Animation length (default 3)");
+  command->add_option("--seconds", seconds, "Animation length (default 3; with --audio, the audio's)");
   command->add_option("--fps", fps, "Frames per second of the animation (default 30)");
   command->add_option("--expression", expressions, "Expression to add (id or index; repeatable)");
   command->add_option("--behaviors", behaviors, "blink,breath,look,lipsync or none (default blink,breath)");
@@ -258,6 +259,11 @@ void RenderOptions::add_to(CLI::App* command) {
   command->add_flag("--sheet", sheet, "Also tile the frames into sheet.png in the output folder");
   command->add_option("--sheet-columns", sheet_columns, "Columns of the contact sheet (default: about square)");
   command->add_flag("-q,--quiet", quiet, "No progress bar or summary");
+  command->add_option("--audio", audio,
+                      "A voice (WAV, FLAC, OGG/Vorbis): muxed into a video, the mouth moved by it (lip sync on), the "
+                      "animation as long as the audio (frames: audio seconds x fps, rounded up)");
+  command->add_option("--mouth", mouth, "With --audio: rms (the level opens the mouth; default) or vowels (its shape too)");
+  command->add_option("--threads", threads, "Threads drawing frames (default 0: every core); updates stay on one");
 }
 
 int render(const RenderOptions& o) {
@@ -267,9 +273,31 @@ int render(const RenderOptions& o) {
     std::cerr << "p2lrt render: --background " << o.background << ": expected transparent, white, black, #rrggbb or #rrggbbaa\n";
     return 2;
   }
-  const bool animate = !o.clip.empty() || !o.expressions.empty();
+  const OutputKind kind = p2l::video::output_kind(o.output);
+  if (kind == OutputKind::Unknown) {
+    std::cerr << "p2lrt render: -o " << o.output << ": unknown kind of output " << fs::path(o.output).extension()
+              << "; expected .png (one pose), .mp4, .webm, .gif or a folder (PNG frames)\n";
+    return 2;
+  }
+  const bool video = p2l::video::is_video(kind);
+  if (video && !p2l::video::video_supported()) {
+    std::string why;
+    p2l::video::VideoWriter::open(o.output, kind, {}, why);
+    std::cerr << "p2lrt render: " << why << "\n";
+    return 1;
+  }
+  const bool animate = !o.clip.empty() || !o.expressions.empty() || !o.audio.empty() || kind != OutputKind::Png;
+  if (animate && kind == OutputKind::Png) {
+    std::cerr << "p2lrt render: -o " << o.output
+              << " is one image; an animation (--clip, --expression, --audio) goes into a folder, .mp4, .webm or .gif\n";
+    return 2;
+  }
   if (animate && !(o.seconds > 0.0f && o.fps > 0.0f && o.seconds * o.fps <= 100000.0f)) {
     std::cerr << "p2lrt render: --seconds and --fps must be positive, at most 100000 frames in all\n";
+    return 2;
+  }
+  if (o.mouth != "rms" && o.mouth != "vowels") {
+    std::cerr << "p2lrt render: --mouth " << o.mouth << ": expected rms or vowels\n";
     return 2;
   }
   std::uint32_t behaviors = 0;
@@ -293,6 +321,21 @@ int render(const RenderOptions& o) {
               << ": expected a bit sum 0..15 (1 skin, 2 exact links, 4 simulation, 8 collision) or names "
                  "(skin,links,sim,collision, all, none)\n";
     return 2;
+  }
+
+  // The voice: decoded whole, before the rig, so that a file that is not audio fails at once.
+  p2l::AudioFile audio;
+  const bool has_audio = !o.audio.empty();
+  if (has_audio) {
+    audio = p2l::decode_audio_file(o.audio);
+    if (!audio) {
+      std::cerr << "p2lrt render: --audio " << o.audio << ": " << audio.error << "\n";
+      return 1;
+    }
+    if (audio.samples.empty()) {
+      std::cerr << "p2lrt render: --audio " << o.audio << ": no samples\n";
+      return 1;
+    }
   }
 
   auto rig = load_rig(o.input);
@@ -343,6 +386,23 @@ int render(const RenderOptions& o) {
     width = std::max(1u, static_cast<std::uint32_t>(std::lround(rig->canvas.width * scale)));
     height = std::max(1u, static_cast<std::uint32_t>(std::lround(rig->canvas.height * scale)));
   }
+  if (kind == OutputKind::Mp4 || kind == OutputKind::WebM) {
+    // 4:2:0 halves the chroma both ways: the picture grows by a pixel (the character framed into
+    // it as into any size) rather than being cut or padded.
+    const std::uint32_t asked_w = width, asked_h = height;
+    round_to_even(width);
+    round_to_even(height);
+    if ((width != asked_w || height != asked_h) && !o.quiet)
+      std::cerr << "p2lrt render: drawn at " << width << "x" << height << " (not " << asked_w << "x" << asked_h
+                << "): 4:2:0 video needs even sides\n";
+  }
+  if (kind == OutputKind::Mp4 && background[3] < 255) {
+    // No alpha in H.264 as MP4 carries it: the background made opaque over black, so that the
+    // edges blend as they would over black rather than keeping straight colours.
+    for (std::size_t c = 0; c < 3; ++c) background[c] = static_cast<std::uint8_t>((background[c] * background[3] + 127) / 255);
+    background[3] = 255;
+    if (o.background == "transparent" && !o.quiet) std::cerr << "p2lrt render: MP4 has no alpha: drawn on black (--background)\n";
+  }
 
   std::int32_t clip = -1;
   if (!o.clip.empty()) {
@@ -370,67 +430,112 @@ int render(const RenderOptions& o) {
     }
   }
 
-  // The host's part of texturing: pages stored as files next to the rig (page_files.hpp).
-  p2l::Renderer renderer(model);
+  // The host's part of texturing: pages stored as files next to the rig (page_files.hpp), set
+  // on every drawing thread's renderer.
   std::vector<PageRef> pages;
   for (const p2l::Texture& t : rig->textures) pages.push_back({t.kind, t.uri});
+  std::vector<std::pair<std::uint32_t, p2l::Image>> page_images;
   for (const std::string& problem :
        load_page_files(pages, fs::path(o.input).parent_path(), [&](std::uint32_t page, const p2l::Image& image) {
-         return renderer.set_texture(page, image.rgba, image.width, image.height);
+         // What Renderer::set_texture takes (render.hpp).
+         const bool usable = page < rig->textures.size() && image.width > 0 && image.height > 0 &&
+                             std::uint64_t{image.width} * image.height <= (std::uint64_t{1} << 28) &&
+                             image.rgba.size() >= std::size_t{image.width} * image.height * 4;
+         if (usable) page_images.emplace_back(page, image);
+         return usable;
        }))
     std::cerr << "p2lrt render: " << problem << "\n";
 
-  std::vector<Frame> lane_frames(lanes.size(), Frame{width, height, std::vector<std::uint8_t>(std::size_t{width} * height * 4)});
   for (Lane& lane : lanes) lane.animator.evaluate(lane.instance);
   // Every lane is framed alike, as the first lane's first frame is.
   p2l::Framing how;
   how.drawn = o.fit;
-  const p2l::Affine transform = p2l::framing(instance, width, height, how);
-  double render_seconds = 0, update_seconds = 0;
-  Frame frame;
-  auto draw = [&]() {
-    const auto start = Clock::now();
-    for (std::size_t i = 0; i < lanes.size(); ++i) {
-      std::vector<std::uint8_t>& pixels = lane_frames[i].rgba;
-      for (std::size_t p = 0; p < pixels.size(); p += 4) std::copy(background.begin(), background.end(), pixels.begin() + static_cast<std::ptrdiff_t>(p));
-      if (!renderer.render(lanes[i].instance, pixels.data(), width, height, &transform, p2l::kRenderStraight | p2l::kRenderKeep))
-        return false;
-    }
-    render_seconds += seconds_since(start);
-    if (lanes.size() == 1)
-      frame = lane_frames[0];
-    else
-      frame = side_by_side(lane_frames);
-    return true;
-  };
+  p2l::video::DrawSetup setup;
+  setup.model = model;
+  setup.width = width;
+  setup.height = height;
+  setup.lanes = static_cast<std::uint32_t>(lanes.size());
+  setup.transform = p2l::framing(instance, width, height, how);
+  setup.background = background;
+  for (const auto& [page, image] : page_images) setup.textures.emplace_back(page, &image);
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  setup.threads = animate ? (o.threads == 0 ? cores : std::min(o.threads, 256u)) : 1u;
+  std::vector<p2l::Instance*> lane_instances;
+  for (Lane& lane : lanes) lane_instances.push_back(&lane.instance);
 
   if (!animate) {
-    if (!draw()) {
-      std::cerr << "p2lrt render: the renderer refused a " << width << "x" << height << " image\n";
+    p2l::video::DrawPool pool(setup);
+    const auto start = Clock::now();
+    bool written = false;
+    const bool ok = pool.run(1, [&](std::size_t) { return std::span<p2l::Instance* const>(lane_instances); },
+                             [&](std::size_t, const Frame& frame) { return written = write_png(o.output, frame); });
+    if (!ok) {
+      if (!written && !pool.error().empty()) std::cerr << "p2lrt render: " << pool.error() << "\n";
       return 1;
     }
-    if (!write_png(o.output, frame)) return 1;
     if (!o.quiet)
-      std::cerr << "wrote " << o.output << " (" << frame.width << "x" << frame.height << ", " << std::fixed << std::setprecision(1)
-                << render_seconds * 1e3 << " ms to draw)\n";
+      std::cerr << "wrote " << o.output << " (" << width * lanes.size() << "x" << height << ", " << std::fixed << std::setprecision(1)
+                << seconds_since(start) * 1e3 << " ms to draw and write)\n";
     return 0;
   }
 
   // An animation: frame k shows the rig after k frames of 1/fps (frame 0: the start), each
-  // frame one update (several while a simulation would drop time, below).
-  std::error_code ec;
-  fs::create_directories(o.output, ec);
-  if (ec) {
-    std::cerr << "p2lrt render: cannot create the folder " << o.output << ": " << ec.message() << "\n";
-    return 1;
+  // frame one update (several while a simulation would drop time, below). With audio, the
+  // frames cover it: ceil(audio seconds x fps), the last frame showing its end.
+  const std::size_t count = has_audio ? static_cast<std::size_t>(std::max(1.0, std::ceil(audio.seconds() * o.fps - 1e-6)))
+                                  : static_cast<std::size_t>(std::lround(o.seconds * o.fps));
+  if (has_audio && static_cast<double>(count) > 100000) {
+    std::cerr << "p2lrt render: --audio " << o.audio << " at --fps " << o.fps << " makes more than 100000 frames\n";
+    return 2;
   }
+  std::optional<p2l::Speech> speech;
+  if (has_audio) {
+    speech.emplace(audio.sample_rate, audio.channels, p2l::SpeechOptions{.vowels = o.mouth == "vowels"});
+    if (!speech->ok() || !speech->push(std::span<const float>(audio.samples))) {
+      std::cerr << "p2lrt render: --audio " << o.audio << ": " << speech->error() << "\n";
+      return 1;
+    }
+    speech->end();
+    behaviors |= p2l::kBehaviorLipSync;
+    if (!o.quiet)
+      std::cerr << "audio: " << o.audio << " (" << audio.format << ", " << audio.sample_rate << " Hz, " << audio.channels
+                << (audio.channels == 1 ? " channel, " : " channels, ") << std::fixed << std::setprecision(3) << audio.seconds()
+                << " s): " << count << " frames; lip sync on (mouth: " << o.mouth << ")\n";
+  }
+
+  // Where frames go: the video writer (opened now, so that a path that cannot be written fails
+  // before any drawing), or PNG files in a folder.
+  std::unique_ptr<p2l::video::VideoWriter> writer;
+  p2l::video::AudioTrack track{audio.sample_rate, audio.channels, audio.samples};
+  if (video) {
+    p2l::video::VideoSettings settings;
+    settings.width = width * static_cast<std::uint32_t>(lanes.size());
+    settings.height = height;
+    settings.fps = o.fps;
+    settings.alpha = background[3] < 255;
+    settings.audio = has_audio ? &track : nullptr;
+    std::string error;
+    writer = p2l::video::VideoWriter::open(o.output, kind, settings, error);
+    if (!writer) {
+      std::cerr << "p2lrt render: " << error << "\n";
+      return 1;
+    }
+    if (has_audio && kind == OutputKind::Gif && !o.quiet) std::cerr << "p2lrt render: a GIF holds no sound: the audio only moves the mouth\n";
+  } else {
+    std::error_code ec;
+    fs::create_directories(o.output, ec);
+    if (ec) {
+      std::cerr << "p2lrt render: cannot create the folder " << o.output << ": " << ec.message() << "\n";
+      return 1;
+    }
+  }
+
   for (Lane& lane : lanes) {
     lane.animator.set_behaviors(behaviors);
     lane.animator.behavior_seed(o.seed);
     if (clip >= 0) lane.animator.play(clip);
   }
   const std::uint32_t stages = p2l::kStageAll & ~(o.no_physics ? p2l::kStagePhysics : 0u);
-  const std::size_t count = static_cast<std::size_t>(std::lround(o.seconds * o.fps));
   const float dt = 1.0f / o.fps;
   // A vertex simulation steps at most 4 times an update and drops the rest of a longer one
   // (the format's rule for real-time hosts); a frame longer than that is reached in several
@@ -445,40 +550,74 @@ int render(const RenderOptions& o) {
   }
   std::vector<Frame> kept;
   if (o.sheet) kept.reserve(count);
+  p2l::video::DrawPool pool(setup);
   Progress progress(count, !o.quiet);
   std::size_t events = 0;
-  for (std::size_t k = 0; k < count; ++k) {
+  double update_seconds = 0, write_seconds = 0;
+  const auto started = Clock::now();
+  auto update = [&](std::size_t k) {
     const auto start = Clock::now();
-    for (std::size_t i = 0; i < lanes.size(); ++i) {
-      const std::uint32_t updates = k == 0 ? 1 : updates_per_frame;
-      for (std::uint32_t u = 0; u < updates; ++u) {
-        lanes[i].animator.update(lanes[i].instance, k == 0 ? 0.0f : dt / static_cast<float>(updates), stages);
+    const std::uint32_t updates = k == 0 ? 1 : updates_per_frame;
+    const float step = k == 0 ? 0.0f : dt / static_cast<float>(updates);
+    for (std::uint32_t u = 0; u < updates; ++u) {
+      // The voice over the time this update covers, for the lip sync of this update.
+      if (speech && k > 0) speech->update(step);
+      for (std::size_t i = 0; i < lanes.size(); ++i) {
+        if (speech && k > 0) lanes[i].animator.speak(*speech);
+        lanes[i].animator.update(lanes[i].instance, step, stages);
         if (i == 0) events += lanes[i].animator.event_count();
       }
     }
     update_seconds += seconds_since(start);
-    if (!draw()) {
-      std::cerr << "p2lrt render: the renderer refused a " << width << "x" << height << " image\n";
+    return std::span<p2l::Instance* const>(lane_instances);
+  };
+  auto write = [&](std::size_t k, const Frame& frame) {
+    const auto start = Clock::now();
+    bool ok = true;
+    if (writer) {
+      std::string error;
+      ok = writer->write_frame(frame.rgba.data(), error);
+      if (!ok) std::cerr << "p2lrt render: " << error << "\n";
+    } else {
+      char name[32];
+      std::snprintf(name, sizeof name, "frame_%05zu.png", k);
+      ok = write_png(fs::path(o.output) / name, frame);
+    }
+    if (ok && o.sheet) kept.push_back(frame);
+    write_seconds += seconds_since(start);
+    progress.update(k + 1);
+    return ok;
+  };
+  if (!pool.run(count, update, write)) {
+    progress.finish();
+    if (!pool.error().empty()) std::cerr << "p2lrt render: " << pool.error() << "\n";
+    return 1;  // the writer, unfinished, removes its file
+  }
+  if (writer) {
+    std::string error;
+    if (!writer->finish(error)) {
+      progress.finish();
+      std::cerr << "p2lrt render: " << error << "\n";
       return 1;
     }
-    char name[32];
-    std::snprintf(name, sizeof name, "frame_%05zu.png", k);
-    if (!write_png(fs::path(o.output) / name, frame)) return 1;
-    if (o.sheet) kept.push_back(frame);
-    progress.update(k + 1);
   }
+  const double wall = seconds_since(started);
   progress.finish();
   // Side-by-side frames are twice as wide: about square takes about half as many columns.
   std::uint32_t columns = o.sheet_columns;
   if (columns == 0 && lanes.size() > 1 && !kept.empty())
     columns = static_cast<std::uint32_t>(std::ceil(std::sqrt(static_cast<double>(kept.size()) / static_cast<double>(lanes.size()))));
-  if (o.sheet && !write_png(fs::path(o.output) / "sheet.png", contact_sheet(kept, columns, background))) return 1;
+  const fs::path sheet_path = video ? fs::path(o.output).replace_extension(".sheet.png") : fs::path(o.output) / "sheet.png";
+  if (o.sheet && !write_png(sheet_path, contact_sheet(kept, columns, background))) return 1;
   if (!o.quiet) {
     const double n = static_cast<double>(std::max<std::size_t>(count, 1));
-    std::cerr << "wrote " << count << " frames (" << width * lanes.size() << "x" << height << ") to " << o.output
-              << (o.sheet ? " and sheet.png" : "") << "\n"
-              << std::fixed << std::setprecision(1) << "per frame: update " << update_seconds / n * 1e6 << " us, draw "
-              << render_seconds / n * 1e3 << " ms; " << events << (events == 1 ? " clip event" : " clip events") << "\n";
+    std::cerr << "wrote " << count << " frames (" << width * lanes.size() << "x" << height << ") to " << o.output;
+    if (writer) std::cerr << " (" << writer->describe() << ")";
+    std::cerr << (o.sheet ? " and " + sheet_path.string() : "") << "\n"
+              << std::fixed << std::setprecision(1) << "per frame: " << wall / n * 1e3 << " ms in all with " << setup.threads
+              << (setup.threads == 1 ? " drawing thread" : " drawing threads") << " (update " << update_seconds / n * 1e6
+              << " us, " << (writer ? "encode " : "PNG ") << write_seconds / n * 1e3 << " ms on the main thread); " << events
+              << (events == 1 ? " clip event" : " clip events") << "\n";
   }
   return 0;
 }

@@ -1,4 +1,6 @@
-// `p2lrt render`: a pose or an animation of a rig drawn into PNG files.
+// `p2lrt render`: a pose or an animation of a rig drawn into a PNG, a folder of PNG frames, or a
+// video (MP4, WebM, GIF; src/video/, docs/VIDEO.md), with a voice's audio muxed in and moving the
+// mouth.
 #pragma once
 
 #include <cstdint>
@@ -16,7 +18,7 @@ namespace p2lrt {
 
 struct RenderOptions {
   std::string input;                 // a .p2lrt, or a Cubism .model3.json imported on the fly
-  std::string output;                // a PNG (one pose) or a folder (an animation)
+  std::string output;                // a PNG (one pose), a folder (PNG frames), .mp4, .webm or .gif
   std::vector<std::string> params;   // ID=VALUE
   std::string size;                  // WxH; empty: the canvas, at most 1024 on its longer side
   bool fit = false;                  // frame what is drawn instead of the whole canvas
@@ -35,6 +37,10 @@ struct RenderOptions {
   bool sheet = false;
   std::uint32_t sheet_columns = 0;   // 0: about square
   bool quiet = false;
+  // Audio: muxed into a video, and the lip sync driven by it; the animation lasts as long.
+  std::string audio;
+  std::string mouth = "rms";         // rms: the level alone; vowels: the mouth's shape too
+  std::uint32_t threads = 0;         // drawing threads; 0: every core
 
   void add_to(CLI::App* command);
 };
