@@ -111,12 +111,18 @@ else
 fi
 
 echo "== character: GIF and PNG frames, 1 s at 10 fps"
-"$p2lrt" render "$character" --clip idle --seconds 1 --fps 10 --size 200x200 -q -o character.gif || fail "render to GIF"
+"$p2lrt" render "$character" --clip idle --seconds 1 --fps 10 --size 200x200 --background white -q -o character.gif || fail "render to GIF"
 gif_frames=$(ffprobe -v error -count_frames -select_streams v -show_entries stream=nb_read_frames -of csv=p=0 character.gif)
 echo "  character.gif: $gif_frames frames"
 [ "$gif_frames" = 10 ] || fail "character.gif has $gif_frames frames, not 10"
-"$p2lrt" render "$character" --clip idle --seconds 1 --fps 10 --size 200x200 -q -o gif-frames/ || fail "render to PNG frames"
+"$p2lrt" render "$character" --clip idle --seconds 1 --fps 10 --size 200x200 --background white -q -o gif-frames/ ||
+  fail "render to PNG frames"
 [ "$(ls gif-frames | grep -c '^frame_')" = 10 ] || fail "gif-frames does not hold 10 frames"
+# 256 colours a frame, dithered: far from lossless, far from wrong.
+ffmpeg -v error -y -i character.gif -vf "select=eq(n\,7)" -frames:v 1 -pix_fmt rgb24 character.gif.7.png &&
+  db=$(python3 "$here/images.py" psnr character.gif.7.png gif-frames/frame_00007.png) &&
+  echo "  PSNR of frame 7 of character.gif against gif-frames/frame_00007.png: $db dB" &&
+  python3 -c "import sys; sys.exit(0 if float('$db') >= 30 else 1)" || fail "character.gif frame 7: not within 30 dB of its PNG"
 
 echo "== frames drawn on 2 threads (copies of the pose) equal frames drawn on 1 (the instance itself)"
 # Advanced mode (skinning, simulations) beside Cubism mode: two lanes, every copied buffer in use.
