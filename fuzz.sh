@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fuzzes one of p2lrt's ways in with libFuzzer, or (--smoke) every one briefly, as CI does.
-#   ./fuzz.sh [--load|--moc3|--csm|--json|--capi] [SECONDS] [extra libFuzzer flags...]
+#   ./fuzz.sh [--load|--moc3|--csm|--json|--capi|--audio] [SECONDS] [extra libFuzzer flags...]
 #   ./fuzz.sh --smoke [SECONDS]        every target SECONDS (default 60) on its committed seeds
 #   ./fuzz.sh --minimize TARGET [DIR]  merge the cache's corpus of TARGET into a smallest set, or
 #                                      into DIR, adding only what DIR's files do not cover yet
@@ -12,6 +12,7 @@
 #   csm   the Cubism Core C API of include/Live2DCubismCore.h, on the moc3 corpus
 #   json  the Cubism side files (model3/physics3/motion3/exp3/pose3/cdi3/userdata3)
 #   capi  the C API of include/p2l/p2l.h as a sequence of calls
+#   audio speech: audio files through libsndfile, and PCM pushes and updates (include/p2l/audio.hpp)
 # A long run grows its corpus in the cache, outside the repository (the moc3 and json corpora
 # start from the Cubism sample of the npm package, which may not be committed):
 #   ${P2L_CACHE:-~/.cache/p2lrt}/fuzz/TARGET/corpus; it starts from fuzz/seeds/TARGET (small,
@@ -27,7 +28,7 @@ CC=${CC_FUZZ:-clang-14}
 CXX=${CXX_FUZZ:-clang++-14}
 BUILD=build-fuzz
 VECTORS=../shared/vectors/original
-TARGETS=(load moc3 csm json capi)
+TARGETS=(load moc3 csm json capi audio)
 
 binary() { [[ $1 == json ]] && echo "$BUILD/fuzz/p2l_cubism_json_fuzzer" || echo "$BUILD/fuzz/p2l_$1_fuzzer"; }
 
@@ -60,7 +61,7 @@ build() {
   fi
   # Only the fuzz targets: the rest of the tree need not build for fuzzing.
   cmake --build "$BUILD" --target p2l_load_fuzzer p2l_make_seeds p2l_moc3_fuzzer p2l_csm_fuzzer \
-    p2l_fuzz_make_moc3 p2l_cubism_json_fuzzer p2l_capi_fuzzer -j "$(nproc)"
+    p2l_fuzz_make_moc3 p2l_cubism_json_fuzzer p2l_capi_fuzzer p2l_audio_fuzzer -j "$(nproc)"
 }
 
 # Fills [dir] with the seeds of [target]: the committed ones, then what can be made or fetched.
@@ -204,14 +205,14 @@ if [[ ${1:-} == --* ]]; then
   target=${1#--}
   shift
   if [[ ! " ${TARGETS[*]} " == *" $target "* ]]; then
-    echo "usage: $0 [--load|--moc3|--csm|--json|--capi] [SECONDS] [libFuzzer flags...] | --smoke [SECONDS]" >&2
+    echo "usage: $0 [--load|--moc3|--csm|--json|--capi|--audio] [SECONDS] [libFuzzer flags...] | --smoke [SECONDS]" >&2
     exit 2
   fi
 fi
 seconds=${1:-60}
 shift || true
 if ! [[ "$seconds" =~ ^[0-9]+$ ]]; then
-  echo "usage: $0 [--load|--moc3|--csm|--json|--capi] [SECONDS] [libFuzzer flags...] | --smoke [SECONDS]" >&2
+  echo "usage: $0 [--load|--moc3|--csm|--json|--capi|--audio] [SECONDS] [libFuzzer flags...] | --smoke [SECONDS]" >&2
   exit 2
 fi
 build

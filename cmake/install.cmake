@@ -98,7 +98,7 @@ The notice Arm's files carry:
 
 @P2L_ARM_NOTICE@
 
-@P2L_IMGUI_NOTICE@Linked dynamically: zlib, zstd, libpng and libsndfile (LGPL 2.1 or later)@P2L_VIEWER_DYNAMIC@; their Debian packages carry their licences.
+@P2L_IMGUI_NOTICE@Linked dynamically: zlib, zstd, libpng, libsndfile (LGPL 2.1 or later) and libvorbisfile (BSD)@P2L_VIEWER_DYNAMIC@; their Debian packages carry their licences.
 " @ONLY)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/copyright DESTINATION ${CMAKE_INSTALL_DOCDIR})
 
@@ -126,7 +126,7 @@ file(RELATIVE_PATH P2L_PC_INCLUDEDIR ${CMAKE_INSTALL_PREFIX} ${CMAKE_INSTALL_FUL
 # C++ runtime.
 set(P2L_PC_STATIC_REQUIRES "zlib libzstd libpng")
 if(P2L_SNDFILE_FOUND)
-  string(APPEND P2L_PC_STATIC_REQUIRES " sndfile")
+  string(APPEND P2L_PC_STATIC_REQUIRES " sndfile vorbisfile")
 endif()
 set(P2L_PC_STATIC_LIBS "\${libdir}/libp2l.a -lstdc++ -lm")
 if(BUILD_SHARED_LIBS)

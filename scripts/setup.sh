@@ -5,6 +5,11 @@ set -euo pipefail
 
 packages=(cmake ninja-build g++ pkg-config zlib1g-dev libzstd-dev nlohmann-json3-dev libcli11-dev
           libgtest-dev libgmock-dev libbenchmark-dev libpng-dev)
+# Speech and video (docs/AUDIO.md, docs/VIDEO.md): libsndfile reads audio files; FFmpeg's
+# libraries encode MP4, WebM and GIF; espeak-ng speaks, sox converts and ffmpeg/ffprobe check
+# what the tests and the demo make.
+packages+=(libsndfile1-dev libavcodec-dev libavformat-dev libavfilter-dev libavutil-dev libswscale-dev
+           libswresample-dev ffmpeg espeak-ng sox libsox-fmt-all)
 # Packaging and the bindings (docs/PACKAGING.md): CPack's .deb (dpkg-shlibdeps, file), a clean
 # Debian root to install it in (debootstrap), C# with mono, Python with pybind11 and NumPy.
 [[ "${1:-}" == "--packaging" ]] && packages+=(dpkg-dev file debootstrap mono-mcs mono-runtime python3-dev python3-venv

@@ -69,6 +69,79 @@ async function bytesAt(source) {
   return response.arrayBuffer();
 }
 
+const MOUTH_SLOTS = ['open', 'form', 'a', 'i', 'u', 'e', 'o'];
+const LIP_MIXES = ['floor', 'add', 'set'];
+/** Sample formats of Speech.push (p2l_speech.h's P2L_PCM_*), by typed array. */
+const PCM = { u8: 1, s16: 2, s24: 3, s32: 4, f32: 5, f64: 6 };
+const PCM_BYTES = [0, 1, 2, 3, 4, 4, 8];
+function pcmFormat(samples) {
+  if (samples instanceof Float32Array) return PCM.f32;
+  if (samples instanceof Int16Array) return PCM.s16;
+  if (samples instanceof Int32Array) return PCM.s32;
+  if (samples instanceof Float64Array) return PCM.f64;
+  if (samples instanceof Uint8Array) return PCM.u8;
+  throw new Error('p2l.js: push takes a Float32Array, Int16Array, Int32Array, Float64Array or Uint8Array (8-bit PCM)');
+}
+/** The vowels, in the order of Speech.vowels. */
+export const Vowels = Object.freeze(['A', 'I', 'U', 'E', 'O', 'silence']);
+
+/** Audio in, a mouth out: Runtime.speech(rate, channels, { vowels }). */
+export class Speech {
+  constructor(runtime, handle, channels) {
+    this.runtime = runtime;
+    this.api = runtime.api;
+    this.handle = handle;
+    this.channels = channels;
+    this.sampleRate = this.api.p2l_speech_rate(handle);
+    this.staging = 0;
+    this.stagingSize = 0;
+  }
+  /** Appends interleaved samples: a Float32Array (-1..1), Int16Array, Int32Array, Float64Array or
+   *  Uint8Array (8-bit unsigned PCM), any length of whole frames. Throws with the reason when refused. */
+  push(samples) {
+    const format = pcmFormat(samples);
+    const bytes = samples.length * PCM_BYTES[format];
+    if (samples.length % this.channels) throw new Error(`p2l.js: ${samples.length} samples are not whole frames of ${this.channels} channels`);
+    if (bytes > this.stagingSize) {
+      if (this.staging) this.api.p2l_dealloc(this.staging, this.stagingSize);
+      this.staging = this.api.p2l_alloc(bytes);
+      this.stagingSize = this.staging ? bytes : 0;
+      if (!this.staging) throw new Error('p2l.js: out of memory');
+    }
+    new Uint8Array(this.api.memory.buffer, this.staging, bytes).set(new Uint8Array(samples.buffer, samples.byteOffset, bytes));
+    if (!this.api.p2l_speech_push(this.handle, this.staging, samples.length / this.channels, format))
+      throw new Error(`p2l.js: ${this.runtime.string(this.api.p2l_speech_error(this.handle))}`);
+  }
+  /** No more audio will come. */
+  end() { this.api.p2l_speech_end(this.handle); }
+  /** Advances the speech clock by dt seconds (never past the audio pushed) and measures it. */
+  update(dt) { this.api.p2l_speech_update(this.handle, dt); }
+  reset() { this.api.p2l_speech_reset(this.handle); }
+  setGain(gain) { return !!this.api.p2l_speech_set_gain(this.handle, gain); }
+  /** The mouth opening 0..1: Cubism's RMS times the gain. */
+  get level() { return this.api.p2l_speech_level(this.handle); }
+  /** Weights of A, I, U, E, O and silence (sum 1). */
+  get vowels() {
+    return this.runtime.scratch(24, (at) => {
+      this.api.p2l_speech_vowels(this.handle, at);
+      return Array.from(new Float32Array(this.api.memory.buffer, at, 6));
+    });
+  }
+  /** The heaviest vowel: 'A', 'I', 'U', 'E', 'O' or 'silence'. */
+  get vowel() { return Vowels[this.api.p2l_speech_vowels(this.handle, 0)]; }
+  get time() { return this.api.p2l_speech_time(this.handle); }
+  get buffered() { return this.api.p2l_speech_buffered(this.handle); }
+  get finished() { return !!this.api.p2l_speech_finished(this.handle); }
+  /** How far the vowel estimate lags the speech clock, in seconds. */
+  get latency() { return this.api.p2l_speech_latency(this.handle); }
+  free() {
+    if (this.staging) this.api.p2l_dealloc(this.staging, this.stagingSize);
+    this.api.p2l_speech_free(this.handle);
+    this.handle = 0;
+    this.staging = 0;
+  }
+}
+
 export class Runtime {
   /** Instantiates the module from a URL (string or URL), its bytes, or a compiled WebAssembly.Module;
    *  by default p2l.wasm next to this file (import.meta.url), in browsers and node. */
@@ -171,6 +244,20 @@ export class Runtime {
     return rig;
   }
 
+
+  /** A speech (include/p2l/p2l_speech.h): PCM pushed as it arrives, measured by update(dt) into
+   *  a mouth level (Cubism's RMS) and, with { vowels: true }, vowel weights; rig.speak(speech)
+   *  hands them to a rig. In browsers, listen() (voice.js) feeds one from an <audio> element,
+   *  a MediaStream or an AudioBuffer. */
+  speech(sampleRate, channels = 1, { vowels = false } = {}) {
+    const api = this.api;
+    const handle = this.scratch(512, (error) => {
+      const h = api.p2l_speech_create(sampleRate, channels, vowels ? 1 : 0, error, 512);
+      if (!h) throw new Error(`p2l.js: ${this.string(error)}`);
+      return h;
+    });
+    return new Speech(this, handle, channels);
+  }
 
   /** The NUL-terminated UTF-8 string at [pointer] ('' for null), in this module's memory or
    *  [api]'s (the import module's). */
@@ -335,6 +422,20 @@ export class Rig {
   lookAt(x, y) { this.api.p2l_look_at(this.handle, x, y); }
   /** Mouth opening 0..1 (lip sync must be among the behaviors). */
   lipSync(level) { this.api.p2l_lip_sync(this.handle, level); }
+  /** Hands a Speech's level and (with vowels) its vowels to the mouth for the next updates. */
+  speak(speech) { this.api.p2l_speak(this.handle, speech.handle); }
+  /** Binds a parameter (id or index; null: the role's again) to a mouth slot: 'open', 'form',
+   *  'a', 'i', 'u', 'e' or 'o'. False when there is no such slot or parameter. */
+  bindMouth(slot, parameter) {
+    const s = MOUTH_SLOTS.indexOf(slot);
+    const p = parameter == null ? -1 : typeof parameter === 'number' ? parameter : this.parameters.findIndex((q) => q.id === parameter);
+    return s >= 0 && (parameter == null || p >= 0) && !!this.api.p2l_mouth_bind(this.handle, s, p);
+  }
+  /** How lip sync meets the clips' mouth: 'floor' (max), 'add' (Cubism: + 0.8 x level) or 'set'. */
+  get lipMix() { return LIP_MIXES[this.api.p2l_lip_mix(this.handle)] ?? 'floor'; }
+  set lipMix(mix) {
+    if (!LIP_MIXES.includes(mix) || !this.api.p2l_set_lip_mix(this.handle, LIP_MIXES.indexOf(mix))) throw new Error(`p2l.js: no lip mix "${mix}" (floor, add or set)`);
+  }
   /** The hit area under a canvas point, or null. */
   hitTest(x, y) {
     const i = this.api.p2l_hit_test(this.handle, x, y);

@@ -9,6 +9,7 @@
 #include <new>
 
 #include "audio/pcm.hpp"
+#include "base/exceptions.hpp"
 #include "audio/vowels.hpp"
 #include "p2l/audio.hpp"
 
@@ -73,10 +74,10 @@ bool Speech::make_room(std::uint64_t frames) {
   const std::size_t capacity = power_of_two_at_least(needed);
   std::vector<double> energy;
   std::vector<float> mono;
-  try {
+  P2L_TRY {
     energy.resize(capacity);
     mono.resize(capacity);
-  } catch (const std::bad_alloc&) {
+  } P2L_CATCH_ALL {
     return refuse("out of memory for " + std::to_string(needed) + " frames of audio");
   }
   for (std::uint64_t i = keep_from; i < pushed_; ++i) {

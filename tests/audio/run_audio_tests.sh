@@ -3,7 +3,7 @@
 #   cubism/   the committed speech in every sample format Cubism's sample reads
 #             (scripts/audio_variants.py), the files of tests/audio/data/cubism_rms.json
 #   formats/  one sentence (espeak-ng) converted by sox into every sample format and several rates
-#   bad/      a truncated WAV, a file that is no audio, a u-law WAV, an MP3, an empty file
+#   bad/      a truncated WAV and OGG, a file that is no audio, a u-law WAV, an MP3, an empty file
 #   run_audio_tests.sh P2L_AUDIO_TESTS OUT_DIR [gtest arguments]
 set -euo pipefail
 tests=$1 out=$2
@@ -42,6 +42,7 @@ sox -D "$src" -b 16 -r 44100 "$f/speech_44100_s16.flac" rate -v
 # Files that are not good audio.
 b=$out/bad
 head -c 20000 "$src" > "$b/truncated.wav"
+head -c 6000 "$f/speech.ogg" > "$b/truncated.ogg"
 printf 'this is a text file, not a sound\n%.0s' {1..50} > "$b/not_audio.wav"
 sox -D "$src" -e u-law "$b/ulaw.wav"
 : > "$b/empty.wav"

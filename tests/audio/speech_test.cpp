@@ -339,6 +339,7 @@ TEST(AudioFile, BadFilesAreRefusedWithAClearMessage) {
     const char* says;
   } cases[] = {
       {"bad/truncated.wav", "truncated"},
+      {"bad/truncated.ogg", "truncated"},
       {"bad/not_audio.wav", "not an audio file"},
       {"bad/ulaw.wav", "U-Law samples are not supported"},
       {"bad/speech.mp3", "not supported"},

@@ -7,6 +7,9 @@
 // fixture's moc3 too, imported under Cubism's rules (musl's trigonometry, four-point warps and
 // all), as cases cubism-NAME; a fixture that does not import is skipped when fixtures/KNOWN.txt
 // lists it (e.g. a moc3 version p2lrt does not import yet), an error otherwise.
+// And the speech curves of tests/audio/data/speech_*.wav (each WAV's 16-bit samples pushed as
+// PCM, with vowels, at 60 updates a second: level and vowel weights), as speech-NAME.json, for
+// web/test/speech.mjs.
 //   p2l_make_wasm_cases OUT_DIR [COUNT] [CUBISM_FIXTURES_DIR MOC_DIR]
 #include <algorithm>
 #include <cstdio>
@@ -21,6 +24,7 @@
 #include "p2l/format.hpp"
 #include "p2l/import.hpp"
 #include "p2l/p2l.h"
+#include "p2l/p2l_speech.h"
 #include "random_rig.hpp"
 
 namespace {
@@ -110,6 +114,52 @@ bool write_case(const std::filesystem::path& dir, const std::string& stem, const
   return true;
 }
 
+// The 16-bit mono samples of a plain PCM WAV (espeak-ng's), or none.
+std::vector<std::int16_t> wav_samples(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  const std::vector<std::uint8_t> b((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  auto u32 = [&](std::size_t at) { return std::uint32_t(b[at]) | std::uint32_t(b[at + 1]) << 8 | std::uint32_t(b[at + 2]) << 16 | std::uint32_t(b[at + 3]) << 24; };
+  for (std::size_t at = 12; at + 8 <= b.size();) {
+    const std::uint32_t size = u32(at + 4);
+    if (std::equal(b.begin() + static_cast<std::ptrdiff_t>(at), b.begin() + static_cast<std::ptrdiff_t>(at + 4), "data")) {
+      std::vector<std::int16_t> s(std::min<std::size_t>(size, b.size() - at - 8) / 2);
+      for (std::size_t i = 0; i < s.size(); ++i) s[i] = static_cast<std::int16_t>(b[at + 8 + 2 * i] | b[at + 9 + 2 * i] << 8);
+      return s;
+    }
+    at += 8 + size + (size & 1);
+  }
+  return {};
+}
+
+// speech-NAME.json: the level and the six vowel weights after each update, as the C API gives them.
+bool write_speech(const std::filesystem::path& dir, const std::filesystem::path& wav) {
+  const std::vector<std::int16_t> samples = wav_samples(wav);
+  char error[256] = {};
+  P2lSpeech* speech = p2l_speech_create(22050, 1, P2L_SPEECH_VOWELS, error, sizeof error);
+  if (speech == nullptr || samples.empty() || !p2l_speech_push(speech, samples.data(), samples.size(), P2L_PCM_S16)) {
+    std::fprintf(stderr, "%s: no speech: %s\n", wav.c_str(), error);
+    p2l_speech_free(speech);
+    return false;
+  }
+  p2l_speech_end(speech);
+  std::vector<float> levels, vowels;
+  while (!p2l_speech_finished(speech)) {
+    p2l_speech_update(speech, 1.0 / 60.0);
+    levels.push_back(p2l_speech_level(speech));
+    float w[6];
+    p2l_speech_vowels(speech, w);
+    vowels.insert(vowels.end(), w, w + 6);
+  }
+  p2l_speech_free(speech);
+  std::ofstream out(dir / ("speech-" + wav.stem().string() + ".json"));
+  out << "{\"wav\":\"" << std::filesystem::absolute(wav).string() << "\",\"levels\":";
+  put_floats(out, levels.data(), levels.size());
+  out << ",\"vowels\":";
+  put_floats(out, vowels.data(), vowels.size());
+  out << "}\n";
+  return static_cast<bool>(out);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -163,6 +213,14 @@ int main(int argc, char** argv) {
       ++cubism;
     }
   }
-  std::printf("wrote %d random rigs and %d Cubism fixtures with native results to %s\n", count, cubism, dir.c_str());
+  int speeches = 0;
+  if (std::filesystem::is_directory("tests/audio/data"))
+    for (const auto& e : std::filesystem::directory_iterator("tests/audio/data"))
+      if (e.path().extension() == ".wav") {
+        if (!write_speech(dir, e.path())) return 1;
+        ++speeches;
+      }
+  std::printf("wrote %d random rigs, %d Cubism fixtures and %d speech curves with native results to %s\n", count, cubism,
+              speeches, dir.c_str());
   return 0;
 }

@@ -40,6 +40,7 @@ from ._p2l import (  # noqa: F401  (re-exported)
     LoadError,
     Rig,
     RigError,
+    Speech,
     decode_png,
     encode_png,
     format_support,
@@ -55,6 +56,7 @@ logging.getLogger("p2l").addHandler(logging.NullHandler())
 
 __all__ = [
     "Rig",
+    "Speech",
     "LoadError",
     "RigError",
     "load",

@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "p2l/p2l_cubism.h"
+#include "p2l/p2l_speech.h"
 #include "p2l/format.hpp"
 #include "p2l/p2l.h"
 #include "p2l/render.hpp"
@@ -393,6 +394,92 @@ void log_to_python(std::int32_t level, const char* message, void*) {
 
 }  // namespace
 
+// A speech (include/p2l/p2l_speech.h): audio pushed as it arrives, or a whole file, measured
+// into a mouth level and vowel weights by update(dt); Rig.speak hands them to a rig.
+class Speech {
+ public:
+  Speech(std::uint32_t rate, std::uint32_t channels, bool vowels) {
+    char error[512] = {};
+    speech_ = p2l_speech_create(rate, channels, vowels ? P2L_SPEECH_VOWELS : 0u, error, sizeof error);
+    if (speech_ == nullptr) raise(PyExc_ValueError, error);
+  }
+  explicit Speech(P2lSpeech* speech) : speech_(speech) {}
+  Speech(const Speech&) = delete;
+  Speech& operator=(const Speech&) = delete;
+  ~Speech() { p2l_speech_free(speech_); }
+
+  static std::unique_ptr<Speech> from_file(const std::string& path, bool vowels) {
+    char error[1024] = {};
+    P2lSpeech* s = nullptr;
+    {
+      py::gil_scoped_release unlocked;
+      s = p2l_speech_load_file(path.c_str(), vowels ? P2L_SPEECH_VOWELS : 0u, error, sizeof error);
+    }
+    if (s == nullptr) raise(PyExc_ValueError, error);
+    return std::make_unique<Speech>(s);
+  }
+
+  // A NumPy array of uint8, int16, int32, float32 or float64 samples: (frames, channels) or
+  // interleaved in one dimension; or bytes in [format] ("u8", "s16", "s24", "s32", "f32", "f64").
+  void push(const py::object& samples, const std::string& format) {
+    const std::uint32_t channels = p2l_speech_channels(speech_);
+    if (py::isinstance<py::bytes>(samples) || py::isinstance<py::bytearray>(samples) || py::isinstance<py::memoryview>(samples)) {
+      const std::uint32_t f = format_code(format.empty() ? "s16" : format);
+      const py::buffer_info info = py::buffer(samples).request();
+      const std::size_t frame_bytes = bytes_of(f) * channels;
+      const std::size_t size = static_cast<std::size_t>(info.size * info.itemsize);
+      if (size % frame_bytes != 0)
+        raise(PyExc_ValueError, std::to_string(size) + " bytes are not whole frames of " + std::to_string(frame_bytes) + " bytes");
+      check(p2l_speech_push(speech_, info.ptr, size / frame_bytes, f));
+      return;
+    }
+    const py::array array = py::array::ensure(samples, py::array::c_style);
+    if (!array) raise(PyExc_TypeError, "push: expected a NumPy array or bytes");
+    if (array.ndim() == 2 && static_cast<std::uint32_t>(array.shape(1)) != channels)
+      raise(PyExc_ValueError, "push: " + std::to_string(array.shape(1)) + " columns for a speech of " + std::to_string(channels) + " channels");
+    if (array.ndim() > 2) raise(PyExc_ValueError, "push: expected (frames,) or (frames, channels)");
+    std::uint32_t f = 0;
+    const py::dtype dtype = array.dtype();
+    if (dtype.is(py::dtype::of<std::uint8_t>())) f = P2L_PCM_U8;
+    else if (dtype.is(py::dtype::of<std::int16_t>())) f = P2L_PCM_S16;
+    else if (dtype.is(py::dtype::of<std::int32_t>())) f = P2L_PCM_S32;
+    else if (dtype.is(py::dtype::of<float>())) f = P2L_PCM_F32;
+    else if (dtype.is(py::dtype::of<double>())) f = P2L_PCM_F64;
+    else raise(PyExc_TypeError, "push: samples of dtype " + py::cast<std::string>(dtype.attr("name")) + " (expected uint8, int16, int32, float32 or float64)");
+    if (!format.empty() && format_code(format) != f) raise(PyExc_ValueError, "push: format \"" + format + "\" does not match the array's dtype");
+    const std::size_t count = static_cast<std::size_t>(array.size());
+    if (count % channels != 0)
+      raise(PyExc_ValueError, "push: " + std::to_string(count) + " samples are not whole frames of " + std::to_string(channels) + " channels");
+    check(p2l_speech_push(speech_, array.data(), count / channels, f));
+  }
+
+  P2lSpeech* h() const { return speech_; }
+
+ private:
+  static std::uint32_t format_code(const std::string& f) {
+    if (f == "u8") return P2L_PCM_U8;
+    if (f == "s16") return P2L_PCM_S16;
+    if (f == "s24") return P2L_PCM_S24;
+    if (f == "s32") return P2L_PCM_S32;
+    if (f == "f32") return P2L_PCM_F32;
+    if (f == "f64") return P2L_PCM_F64;
+    raise(PyExc_ValueError, "unknown sample format \"" + f + "\" (u8, s16, s24, s32, f32 or f64)");
+  }
+  static std::size_t bytes_of(std::uint32_t f) {
+    switch (f) {
+      case P2L_PCM_U8: return 1;
+      case P2L_PCM_S16: return 2;
+      case P2L_PCM_S24: return 3;
+      case P2L_PCM_F64: return 8;
+      default: return 4;
+    }
+  }
+  void check(bool pushed) const {
+    if (!pushed) raise(PyExc_ValueError, std::string("push: ") + p2l_speech_error(speech_));
+  }
+  P2lSpeech* speech_ = nullptr;
+};
+
 PYBIND11_MODULE(_p2l, m) {
   m.doc() = "p2lrt's C API for Python (see the p2l package)";
   load_error = PyErr_NewExceptionWithDoc("p2l.LoadError", "A .p2lrt file or a Cubism model that does not load.",
@@ -431,6 +518,43 @@ PYBIND11_MODULE(_p2l, m) {
   m.def("_load_bytes", &load_bytes, py::arg("data"), py::arg("verify_crc") = false, py::arg("base_dir") = "");
   m.def("_import_cubism", &import_model3, py::arg("path"), py::arg("external_textures") = false,
         py::arg("cubism_playback") = true, py::arg("rules") = "cubism");
+
+  py::class_<Speech>(m, "Speech", R"(Speech: audio in, a mouth out (docs/AUDIO.md).
+
+    voice = p2l.Speech(48000, 1, vowels=True)      # or p2l.Speech.from_file("voice.wav", vowels=True)
+    voice.push(chunk)                              # NumPy int16/int32/float32/float64/uint8, or bytes + format
+    every frame: voice.update(dt); rig.speak(voice); rig.update(dt)
+
+The level is what Cubism's sample computes: the RMS of the samples since the previous update.)")
+      .def(py::init<std::uint32_t, std::uint32_t, bool>(), py::arg("sample_rate"), py::arg("channels") = 1, py::arg("vowels") = false)
+      .def_static("from_file", &Speech::from_file, py::arg("path"), py::arg("vowels") = false,
+                  "A whole WAV, FLAC or OGG/Vorbis file (ValueError naming the problem otherwise), its end marked.")
+      .def("push", &Speech::push, py::arg("samples"), py::arg("format") = "",
+           "Appends samples: a NumPy array (frames,) or (frames, channels), or bytes in format u8/s16/s24/s32/f32/f64.")
+      .def("end", [](Speech& s) { p2l_speech_end(s.h()); }, "No more audio will come.")
+      .def("update", [](Speech& s, double dt) { p2l_speech_update(s.h(), dt); }, py::arg("dt"),
+           "Advances the clock by dt seconds (never past the audio pushed) and measures what it passed.")
+      .def("reset", [](Speech& s) { p2l_speech_reset(s.h()); })
+      .def_property_readonly("level", [](const Speech& s) { return p2l_speech_level(s.h()); }, "The mouth opening 0..1.")
+      .def("set_gain", [](Speech& s, float g) {
+            if (!p2l_speech_set_gain(s.h(), g)) raise(PyExc_ValueError, "set_gain: the gain must be finite and >= 0");
+          }, py::arg("gain"), "The level is the RMS times the gain (1 until set), clamped to 0..1.")
+      .def_property_readonly("vowels", [](const Speech& s) {
+            std::array<float, 6> w{};
+            p2l_speech_vowels(s.h(), w.data());
+            return py::make_tuple(w[0], w[1], w[2], w[3], w[4], w[5]);
+          }, "Weights of A, I, U, E, O and silence (sum 1).")
+      .def_property_readonly("vowel", [](const Speech& s) {
+            static const char* const kNames[] = {"A", "I", "U", "E", "O", "silence"};
+            return std::string(kNames[std::min<std::uint32_t>(p2l_speech_vowels(s.h(), nullptr), 5)]);
+          }, "The heaviest vowel: \"A\", \"I\", \"U\", \"E\", \"O\" or \"silence\".")
+      .def_property_readonly("time", [](const Speech& s) { return p2l_speech_time(s.h()); })
+      .def_property_readonly("buffered", [](const Speech& s) { return p2l_speech_buffered(s.h()); })
+      .def_property_readonly("finished", [](const Speech& s) { return p2l_speech_finished(s.h()); })
+      .def_property_readonly("latency", [](const Speech& s) { return p2l_speech_latency(s.h()); },
+                             "How far the vowel estimate lags the clock, in seconds.")
+      .def_property_readonly("sample_rate", [](const Speech& s) { return p2l_speech_rate(s.h()); })
+      .def_property_readonly("channels", [](const Speech& s) { return p2l_speech_channels(s.h()); });
 
   m.def(
       "decode_png",
@@ -606,6 +730,27 @@ the rig's memory without copying; each keeps the rig alive.)");
           "Where the character looks, each axis -1..1 (x right, y up), with p2l.LOOK on.");
   rig.def("lip_sync", [](Rig& r, float level) { p2l_lip_sync(r.h(), level); }, py::arg("level"),
           "The mouth opening 0..1, with p2l.LIP_SYNC on.");
+  rig.def("speak", [](Rig& r, const Speech& speech) { p2l_speak(r.h(), speech.h()); }, py::arg("speech"),
+          "Hands the speech's level and (with vowels) its vowels to the mouth for the next updates, with p2l.LIP_SYNC on.");
+  rig.def("bind_mouth", [](Rig& r, const std::string& slot, const py::object& parameter) {
+        static const char* const kSlots[] = {"open", "form", "a", "i", "u", "e", "o"};
+        std::uint32_t s = 0;
+        while (s < 7 && slot != kSlots[s]) ++s;
+        if (s == 7) raise(PyExc_ValueError, "bind_mouth: unknown slot \"" + slot + "\" (open, form, a, i, u, e or o)");
+        const std::int32_t index = parameter.is_none() ? -1 : static_cast<std::int32_t>(r.parameter(parameter));
+        if (!p2l_mouth_bind(r.h(), s, index)) raise(PyExc_ValueError, "bind_mouth: the parameter cannot be bound");
+      },
+      py::arg("slot"), py::arg("parameter"),
+      "Binds a parameter (id or index; None: the role's again) to a mouth slot: open, form, a, i, u, e or o.");
+  rig.def_property("lip_mix", [](const Rig& r) {
+        static const char* const kMixes[] = {"floor", "add", "set"};
+        return std::string(kMixes[std::min<std::uint32_t>(p2l_lip_mix(r.h()), 2)]);
+      },
+      [](Rig& r, const std::string& mix) {
+        const std::uint32_t m = mix == "floor" ? P2L_LIP_FLOOR : mix == "add" ? P2L_LIP_ADD : mix == "set" ? P2L_LIP_SET : 99u;
+        if (!p2l_set_lip_mix(r.h(), m)) raise(PyExc_ValueError, "lip_mix: \"" + mix + "\" (floor, add or set)");
+      },
+      "How lip sync meets the clips' mouth: \"floor\" (max), \"add\" (Cubism: + 0.8 x level) or \"set\".");
   rig.def("physics_reset", [](Rig& r) { p2l_physics_reset(r.h()); });
   rig.def("physics_wind", [](Rig& r, float x, float y) { p2l_physics_wind(r.h(), x, y); }, py::arg("x"), py::arg("y"));
   rig.def_property("opacity", [](const Rig& r) { return p2l_opacity(r.h()); },

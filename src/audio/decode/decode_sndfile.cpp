@@ -1,6 +1,7 @@
-// Audio files through libsndfile: WAV (and WAVEX, RF64), FLAC and OGG/Vorbis with 8/16/24/32-bit
-// integer or 32/64-bit float samples. Anything else is refused with its name; so are files
-// whose data ends before their header says it does (libsndfile shortens such a file quietly).
+// Audio files through libsndfile: WAV (and WAVEX, RF64) and FLAC with 8/16/24/32-bit integer or
+// 32/64-bit float samples; OGG/Vorbis through libvorbisfile (decode_vorbis.hpp says why).
+// Anything else is refused with its name; so are files whose data ends before their header
+// says it does (libsndfile shortens such a file quietly).
 #include <sndfile.h>
 
 #include <algorithm>
@@ -8,12 +9,13 @@
 #include <cstring>
 #include <new>
 
+#include "audio/decode/decode_checks.hpp"
+#include "audio/decode/decode_vorbis.hpp"
 #include "p2l/audio.hpp"
 
 namespace p2l {
 namespace {
 
-constexpr std::uint32_t kMinRate = 8000, kMaxRate = 384000, kMaxChannels = 32;
 constexpr sf_count_t kBlockFrames = 4096;
 
 // libsndfile's own name of a major format or subtype, e.g. "WAV (Microsoft)", "U-Law".
@@ -29,8 +31,7 @@ std::string format_name(int format) {
 }
 
 bool container_supported(int major) {
-  return major == SF_FORMAT_WAV || major == SF_FORMAT_WAVEX || major == SF_FORMAT_RF64 || major == SF_FORMAT_FLAC ||
-         major == SF_FORMAT_OGG;
+  return major == SF_FORMAT_WAV || major == SF_FORMAT_WAVEX || major == SF_FORMAT_RF64 || major == SF_FORMAT_FLAC;
 }
 
 bool samples_supported(int subtype) {
@@ -41,8 +42,7 @@ bool samples_supported(int subtype) {
     case SF_FORMAT_PCM_24:
     case SF_FORMAT_PCM_32:
     case SF_FORMAT_FLOAT:
-    case SF_FORMAT_DOUBLE:
-    case SF_FORMAT_VORBIS: return true;
+    case SF_FORMAT_DOUBLE: return true;
     default: return false;
   }
 }
@@ -72,19 +72,9 @@ AudioFile decode(SNDFILE* file, const SF_INFO& info, const std::string& name, do
     out.error = name + ": " + kind + " samples are not supported (8/16/24/32-bit integer, 32/64-bit float or Vorbis)";
     return out;
   }
-  if (info.channels < 1 || static_cast<std::uint32_t>(info.channels) > kMaxChannels) {
-    out.error = name + ": " + std::to_string(info.channels) + " channels are not supported (1..32)";
-    return out;
-  }
-  if (info.samplerate < static_cast<int>(kMinRate) || info.samplerate > static_cast<int>(kMaxRate)) {
-    out.error = name + ": a sample rate of " + std::to_string(info.samplerate) + " Hz is not supported (8000..384000)";
-    return out;
-  }
-  if (info.frames < 0 || static_cast<double>(info.frames) > max_seconds * info.samplerate) {
-    out.error = name + ": " + std::to_string(static_cast<double>(info.frames) / info.samplerate) + " s of audio is longer than the " +
-                std::to_string(max_seconds) + " s allowed";
-    return out;
-  }
+  if (std::string shape = audio::check_shape(name, info.channels, info.samplerate); !shape.empty()) return audio_error(shape);
+  if (info.frames < 0 || static_cast<double>(info.frames) > max_seconds * info.samplerate)
+    return audio_error(audio::too_long(name, static_cast<double>(info.frames) / info.samplerate, max_seconds));
   if (log_says_truncated(file)) {
     out.error = name + ": the file is truncated: its data ends before its header says";
     return out;
@@ -161,6 +151,12 @@ bool audio_files_supported() { return true; }
 
 AudioFile decode_audio_file(const std::string& path, double max_seconds) {
   if (bad_limit(max_seconds)) return audio_error(path + ": the length limit must be positive");
+  std::uint8_t head[4] = {};
+  if (std::FILE* f = std::fopen(path.c_str(), "rb")) {
+    const std::size_t n = std::fread(head, 1, sizeof head, f);
+    std::fclose(f);
+    if (audio::is_ogg({head, n})) return audio::decode_vorbis_file(path, max_seconds);
+  }
   SF_INFO info{};
   SNDFILE* file = sf_open(path.c_str(), SFM_READ, &info);
   if (file == nullptr) return audio_error(open_error(path));
@@ -171,6 +167,7 @@ AudioFile decode_audio_file(const std::string& path, double max_seconds) {
 
 AudioFile decode_audio_memory(std::span<const std::uint8_t> bytes, double max_seconds) {
   if (bad_limit(max_seconds)) return audio_error("audio: the length limit must be positive");
+  if (audio::is_ogg(bytes)) return audio::decode_vorbis_memory(bytes, max_seconds);
   Memory memory{bytes};
   SF_VIRTUAL_IO io{memory_length, memory_seek, memory_read, memory_write, memory_tell};
   SF_INFO info{};
