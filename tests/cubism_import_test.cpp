@@ -895,12 +895,13 @@ TEST(CubismImport, HaruFromTheCubismCorePackage) {
   EXPECT_FALSE(rig.parameters[angle].name.empty());
   ASSERT_TRUE(rig.gui.has_value());
   // EyeBlink and LipSync from the model3.json's groups, the rest from the standard ids (the head
-  // follows the pointer, the body breathes).
+  // follows the pointer, the body breathes, vowels shape the mouth's form).
   std::vector<std::string> roles;
   for (const p2l::Role& role : rig.roles) roles.push_back(role.role + "=" + rig.parameters.at(role.parameters.at(0)).id);
   EXPECT_EQ(roles, (std::vector<std::string>{"EyeBlink=ParamEyeLOpen", "LipSync=ParamMouthForm", "AngleX=ParamAngleX",
                                              "AngleY=ParamAngleY", "AngleZ=ParamAngleZ", "BodyAngleX=ParamBodyAngleX",
-                                             "EyeBallX=ParamEyeBallX", "EyeBallY=ParamEyeBallY", "Breath=ParamBreath"}));
+                                             "EyeBallX=ParamEyeBallX", "EyeBallY=ParamEyeBallY", "Breath=ParamBreath",
+                                             "MouthForm=ParamMouthForm"}));
   ASSERT_EQ(rig.hit_areas.size(), 2u);
   EXPECT_EQ(rig.hit_areas[0].id, "Head");
   EXPECT_EQ(rig.meshes[rig.hit_areas[0].meshes.at(0)].id, "HitArea");

@@ -30,6 +30,32 @@ export declare class Runtime {
   /** A Cubism model (.model3.json with its side files, or a .moc3), as `p2lrt import` makes it:
    *  from its URL (side files fetched relative to it) or from files by name. */
   importCubism(source: string | URL | Record<string, BufferSource> | Map<string, BufferSource>, options?: CubismImportOptions): Promise<Rig>;
+  /** A speech for audio of sampleRate Hz (8000..384000) and 1..32 channels (docs/AUDIO.md). */
+  speech(sampleRate: number, channels?: number, options?: { vowels?: boolean }): Speech;
+}
+
+export type Vowel = 'A' | 'I' | 'U' | 'E' | 'O' | 'silence';
+export declare const Vowels: readonly Vowel[];
+/** Audio in, a mouth out: Cubism's RMS level and, with vowels, vowel weights, at each update. */
+export declare class Speech {
+  readonly sampleRate: number;
+  readonly channels: number;
+  /** Interleaved samples, whole frames; a Uint8Array is 8-bit unsigned PCM. Throws with the reason when refused. */
+  push(samples: Float32Array | Int16Array | Int32Array | Float64Array | Uint8Array): void;
+  end(): void;
+  /** Advances the clock by dt seconds (never past the audio pushed) and measures what it passed. */
+  update(dt: number): void;
+  reset(): void;
+  setGain(gain: number): boolean;
+  readonly level: number;
+  /** Weights of A, I, U, E, O and silence (sum 1). */
+  readonly vowels: number[];
+  readonly vowel: Vowel;
+  readonly time: number;
+  readonly buffered: number;
+  readonly finished: boolean;
+  readonly latency: number;
+  free(): void;
 }
 
 export interface CubismImportOptions {
@@ -82,6 +108,10 @@ export declare class Rig {
   behaviors(flags: number): void;
   lookAt(x: number, y: number): void;
   lipSync(level: number): void;
+  /** Hands the speech's level and vowels to the mouth for the next updates (LIP_SYNC on). */
+  speak(speech: Speech): void;
+  bindMouth(slot: 'open' | 'form' | 'a' | 'i' | 'u' | 'e' | 'o', parameter: string | number | null): boolean;
+  lipMix: 'floor' | 'add' | 'set';
   hitTest(x: number, y: number): string | null;
   advancedAvailable(): number;
   setAdvanced(features: number): number;

@@ -29,19 +29,31 @@ constexpr float kCubismWeight = 0.8f;
 }  // namespace
 
 Mouth::Mouth(const Rig& rig) : rig_(&rig) {
-  // A parameter lip sync opens is neither shaped nor a vowel's too: the opening owns it.
   for (std::size_t s = 0; s < kMouthSlots; ++s)
     for (const Role& role : rig.roles)
       if (role.role == kSlotRoles[s])
         for (const std::uint32_t p : role.parameters)
-          if (p < rig.parameters.size() &&
-              (s == 0 || std::find(roles_[0].begin(), roles_[0].end(), p) == roles_[0].end()))
-            roles_[s].push_back(p);
+          if (p < rig.parameters.size()) roles_[s].push_back(p);
+  retarget();
+}
+
+void Mouth::retarget() {
+  const auto target = [&](std::uint32_t p) {
+    const Parameter& param = rig_->parameters[p];
+    return Target{p, param.min, param.max, param.default_value};
+  };
   for (std::size_t s = 0; s < kMouthSlots; ++s) {
-    for (const std::uint32_t p : roles_[s]) {
-      const Parameter& param = rig.parameters[p];
-      targets_[s].push_back({p, param.min, param.max, param.default_value});
-    }
+    targets_[s].clear();
+    for (const std::uint32_t p : parameters(static_cast<MouthSlot>(s))) targets_[s].push_back(target(p));
+  }
+  // With vowels, a parameter that is both opened and shaped (Haru's LipSync group holds its
+  // ParamMouthForm, which Cubism's sample opens with the level) is shaped only.
+  voiced_open_.clear();
+  for (const std::uint32_t p : parameters(MouthSlot::Open)) {
+    bool shaped = false;
+    for (std::size_t s = 1; s < kMouthSlots; ++s)
+      for (const std::uint32_t q : parameters(static_cast<MouthSlot>(s))) shaped |= q == p;
+    if (!shaped) voiced_open_.push_back(target(p));
   }
 }
 
@@ -52,11 +64,7 @@ bool Mouth::bind(MouthSlot slot, std::int32_t parameter) {
   if (parameter < 0 && parameter != -1) return false;
   bound_[s].clear();
   if (parameter >= 0) bound_[s].push_back(static_cast<std::uint32_t>(parameter));
-  targets_[s].clear();
-  for (const std::uint32_t p : parameters(slot)) {
-    const Parameter& param = rig_->parameters[p];
-    targets_[s].push_back({p, param.min, param.max, param.default_value});
-  }
+  retarget();
   return true;
 }
 
@@ -105,7 +113,7 @@ void Mouth::apply(std::span<float> values) const {
     opening += vowels_[v] * kShapes[v].open;
     form += vowels_[v] * kShapes[v].form;
   }
-  for (const Target& t : targets_[0]) open(t, level * opening, values);
+  for (const Target& t : voiced_open_) open(t, level * opening, values);
   // The form moves toward the vowels' form as far as the sound is voiced and loud: halfway
   // at a level of 1/8, fully from 1/4.
   const float reach = voiced * std::min(1.0f, level * 4.0f);

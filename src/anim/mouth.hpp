@@ -44,10 +44,12 @@ class Mouth {
     float min, max, default_value;
   };
   void open(const Target& t, float amount, std::span<float> values) const;
+  void retarget();  // targets_ and voiced_open_ from the roles and bindings
 
   const Rig* rig_;
   std::array<std::vector<std::uint32_t>, kMouthSlots> roles_, bound_;
   std::array<std::vector<Target>, kMouthSlots> targets_;  // what apply() drives per slot
+  std::vector<Target> voiced_open_;  // the opening's targets with vowels: those no other slot shapes
   LipMix mix_ = LipMix::Floor;
   float level_ = 0;
   bool vowels_on_ = false;

@@ -106,17 +106,22 @@ TEST(Mouth, HostBindingsReplaceRoles) {
   EXPECT_FLOAT_EQ(applied(m, {0, 0, 0, 0, 0})[kOpen], 1.0f);
 }
 
-// A parameter in the LipSync role is only opened, never shaped (Haru's LipSync is its form).
-TEST(Mouth, TheOpeningOwnsItsParameters) {
+// A parameter both opened and shaped (Haru's LipSync group holds ParamMouthForm) is opened by the
+// level alone, as Cubism's sample opens it, and shaped only with vowels.
+TEST(Mouth, VowelsTakeTheFormFromTheOpening) {
   p2l::Rig rig = mouth_rig();
-  rig.roles = {{"LipSync", {kForm}}, {"MouthForm", {kForm}}};
+  rig.roles = {{"LipSync", {kForm, kOpen}}, {"MouthForm", {kForm}}};
   Mouth m(rig);
-  EXPECT_TRUE(m.parameters(MouthSlot::Form).empty());
   m.set_mix(LipMix::Set);
-  m.set_level(1.0f);
+  m.set_level(0.5f);
+  std::vector<float> v = applied(m, {0, 0, 0, 0, 0});
+  EXPECT_FLOAT_EQ(v[kForm], -1.0f + 2.0f * 0.5f);
+  EXPECT_FLOAT_EQ(v[kOpen], 0.5f);
   const std::array<float, p2l::kVowelCount> i{0, 1, 0, 0, 0, 0};
   m.set_vowels(&i);
-  EXPECT_FLOAT_EQ(applied(m, {0, 0, 0, 0, 0})[kForm], -1.0f + 2.0f * 0.35f);
+  v = applied(m, {0, 0, 0, 0, 0});
+  EXPECT_FLOAT_EQ(v[kForm], 1.0f);  // wide: shaped, not opened
+  EXPECT_FLOAT_EQ(v[kOpen], 0.5f * 0.35f);
 }
 
 }  // namespace

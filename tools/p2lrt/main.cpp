@@ -16,6 +16,7 @@
 #include "p2lrt/import_command.hpp"
 #include "p2lrt/info.hpp"
 #include "p2lrt/render_command.hpp"
+#include "p2lrt/speech_command.hpp"
 #include "p2lrt/view/view_command.hpp"
 
 namespace {
@@ -152,6 +153,9 @@ int main(int argc, char** argv) {
   render_options.add_to(render);
 
   p2lrt::BenchOptions bench_options;
+  p2lrt::SpeechOptions speech_options;
+  auto* speech = app.add_subcommand("speech", "What p2lrt hears in a voice: the mouth level and vowels, frame by frame, as CSV");
+  speech_options.add_to(speech);
   auto* bench = app.add_subcommand("bench", "Measure loading, evaluation, animation, rendering and memory of one rig");
   bench_options.add_to(bench);
 
@@ -191,6 +195,7 @@ int main(int argc, char** argv) {
     return p2lrt::import_cubism(in_path, out_path, external_textures,
                                 import_rules == "original" ? p2l::CoreRules::Original : p2l::CoreRules::Cubism);
   if (*render) return p2lrt::render(render_options);
+  if (*speech) return p2lrt::speech(speech_options);
   if (*bench) return p2lrt::bench(bench_options);
   if (*evaluate) {
     auto rig = load_or_report(in_path, bytes, false);

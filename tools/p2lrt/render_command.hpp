@@ -22,6 +22,8 @@ struct RenderOptions {
   std::vector<std::string> params;   // ID=VALUE
   std::string size;                  // WxH; empty: the canvas, at most 1024 on its longer side
   bool fit = false;                  // frame what is drawn instead of the whole canvas
+  std::string region;                // X,Y,W,H in canvas pixels: frame that instead
+  std::string gain = "1";            // with --audio: a number, or auto
   std::string background = "transparent";
   // Animation.
   std::string clip;                  // id or index; empty: one pose

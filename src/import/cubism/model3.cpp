@@ -109,12 +109,6 @@ void add_standard_roles(Rig& rig) {
     const std::int32_t p = rig.find_parameter(standard.second);
     const bool named = std::any_of(rig.roles.begin(), rig.roles.end(), [&](const Role& r) { return r.role == name; });
     if (p < 0 || named) continue;
-    // A parameter the model's LipSync group opens is not shaped as well (Haru's LipSync is its
-    // ParamMouthForm).
-    const bool lip_synced = name != "LipSync" && std::any_of(rig.roles.begin(), rig.roles.end(), [&](const Role& r) {
-      return r.role == "LipSync" && std::find(r.parameters.begin(), r.parameters.end(), static_cast<std::uint32_t>(p)) != r.parameters.end();
-    });
-    if (lip_synced) continue;
     rig.roles.push_back(Role{name, {static_cast<std::uint32_t>(p)}});
   }
 }

@@ -45,8 +45,8 @@ void read_groups(const Node& root, Rig& rig, ImportReport& report);
 // model's breath and drag-to-look drive ParamAngleX and the rest by name): each standard parameter
 // the moc has becomes its role, unless the model3.json's groups name that role already. So do the
 // mouth's: ParamMouthOpenY (LipSync, for models whose model3.json has no LipSync group, which
-// Cubism's sample would leave mute), ParamMouthForm and MotionSync's ParamA..ParamO (the vowels,
-// anim/mouth.hpp).
+// Cubism's sample would leave mute), ParamMouthForm (MouthForm, also when the LipSync group holds
+// it, as Haru's does: vowels shape it) and MotionSync's ParamA..ParamO (anim/mouth.hpp).
 void add_standard_roles(Rig& rig);
 void read_hit_areas(const Node& root, Rig& rig, ImportReport& report);
 
