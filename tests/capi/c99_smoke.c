@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "p2l/p2l.h"
+#include "p2l/p2l_speech.h"
 
 static int failures = 0;
 
@@ -159,6 +160,41 @@ static void out_of_range(const P2lRig *rig) {
   CHECK(p2l_texture_info(rig, n, &i, &u, &u, &data, &len) == NULL && i == -1);
 }
 
+/* p2l_speech.h from C99: a tone pushed as 16-bit PCM opens the rig's mouth by Cubism's RMS;
+ * refusals say why; a NULL speech is a no-op. */
+static void speech(P2lRig *rig) {
+  char error[256] = "";
+  int16_t tone[1600];
+  float weights[6] = {0, 0, 0, 0, 0, 0};
+  int i;
+  P2lSpeech *voice = p2l_speech_create(16000, 1, P2L_SPEECH_VOWELS, error, sizeof error);
+  CHECK(voice != NULL);
+  if (voice == NULL) return;
+  for (i = 0; i < 1600; ++i) tone[i] = (int16_t)(i % 2 ? 16384 : -16384); /* a square wave at half scale */
+  CHECK(p2l_speech_push(voice, tone, 1600, P2L_PCM_S16));
+  CHECK(!p2l_speech_push(voice, tone, 4, 99u));
+  CHECK(strstr(p2l_speech_error(voice), "format") != NULL);
+  p2l_speech_update(voice, 0.05);
+  /* Cubism's scaling: (16384 << 16) / (2^31 - 1), squared and rooted. */
+  CHECK_NEAR(p2l_speech_level(voice), 16384.0 * 65536.0 / 2147483647.0, 1e-6);
+  CHECK(p2l_speech_vowels(voice, weights) <= P2L_VOWEL_SILENCE);
+  CHECK_NEAR(weights[0] + weights[1] + weights[2] + weights[3] + weights[4] + weights[5], 1.0, 1e-5);
+  CHECK_NEAR(p2l_speech_time(voice), 0.05, 1e-9);
+  CHECK(p2l_set_lip_mix(rig, P2L_LIP_SET));
+  CHECK(p2l_lip_mix(rig) == P2L_LIP_SET);
+  CHECK(!p2l_set_lip_mix(rig, 7u));
+  p2l_speak(rig, voice);
+  p2l_speech_free(voice);
+  CHECK(p2l_speech_create(100, 1, 0, error, sizeof error) == NULL);
+  CHECK(strstr(error, "out of range") != NULL);
+  CHECK(p2l_speech_load_file("/no/such/voice.wav", 0, error, sizeof error) == NULL);
+  CHECK(strstr(error, "voice.wav") != NULL);
+  p2l_speech_update(NULL, 1.0);
+  CHECK(p2l_speech_level(NULL) == 0.0f);
+  CHECK(!p2l_speech_push(NULL, tone, 1, P2L_PCM_S16));
+  p2l_speech_free(NULL);
+}
+
 int main(int argc, char **argv) {
   static const uint32_t expected_order[] = {4u, 2u, 1u, 0u};
   static const int32_t expected_commands[] = {4, -3, 2, -1, 1, 0};
@@ -247,6 +283,7 @@ int main(int argc, char **argv) {
   CHECK(p2l_rig_failure(rig) == NULL);
 
   out_of_range(rig);
+  speech(rig);
   p2l_rig_free(rig);
 
   if (failures) {
