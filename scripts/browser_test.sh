@@ -80,5 +80,10 @@ fi
 status=0
 node web/test/browser.mjs --url "http://127.0.0.1:$PORT/" --site "$SITE" --p2lrt "$P2LRT" \
   --playwright "$PLAYWRIGHT/package" --chromium "$CHROMIUM" --out build-browser/browser-test "${HARU[@]}" || status=$?
+
+# Speech on the player page: an AudioBuffer, an <audio> element and the fake microphone
+# (web/test/browser_speech.mjs; it links web/voice.js and the committed WAV into the site).
+node web/test/browser_speech.mjs --url "http://127.0.0.1:$PORT/" --site "$SITE" \
+  --playwright "$PLAYWRIGHT/package" --chromium "$CHROMIUM" --out build-browser/browser-test || status=$?
 echo "browser_test: $(($(date +%s) - started)) s in all"
 exit $status

@@ -1,7 +1,9 @@
-// The playback controls: clip and expression pickers, lip sync, the behaviors and physics
-// switches, and the advanced-mode switch (shown only for a file that carries advanced
-// features, p2l_advanced_available).
+// The playback controls: clip and expression pickers, lip sync (the slider, and speech from a
+// file or the microphone: speech_controls.js), the behaviors and physics switches, and the
+// advanced-mode switch (shown only for a file that carries advanced features,
+// p2l_advanced_available).
 import { Behavior } from '../p2l.js';
+import { bindSpeech } from './speech_controls.js';
 
 const FEATURES = [[1, 'skinning'], [2, 'exact links'], [4, 'simulation'], [8, 'collision']];
 const byId = (id) => document.getElementById(id);
@@ -33,6 +35,7 @@ export function bindControls(player) {
     byId('lip-sync-value').textContent = Number(lipSync.value).toFixed(2);
     player.touch();
   });
+  bindSpeech(player);
   const toggles = { blink: Behavior.BLINK, breath: Behavior.BREATH };
   for (const [id, flag] of Object.entries(toggles)) {
     const box = byId(id);

@@ -4,7 +4,8 @@
 //
 // Test mode (?test=1) is deterministic: no behaviors, no clips, expressions or physics moving
 // anything, no time: each frame evaluates the host's pose alone (p2l_evaluate), as
-// `p2lrt render` draws a single pose, and only when something changed.
+// `p2lrt render` draws a single pose, and only when something changed. Only a speech the test
+// hands over (setSpeech) runs time there, and only while it lasts: its lip sync alone moves.
 import { Behavior, Stage } from '../p2l.js';
 import { canvasToClient, clientToCanvas, fitCanvas } from './framing.js';
 import { RigRenderer } from './renderer.js';
@@ -33,6 +34,7 @@ export class Player extends EventTarget {
     this.gaze = !test;
     this.dirty = true;
     this.last = null;
+    this.speech = null;
     this.timing = { update: 0, draw: 0, frames: 0 };
     this.lastHit = null;
     this.transform = fitCanvas(1, 1, 1, 1);
@@ -85,7 +87,7 @@ export class Player extends EventTarget {
     }
     this.rig = rig;
     this.source = name;
-    rig.behaviors(this.behaviors);
+    rig.behaviors(this.activeBehaviors());
     this.last = null;
     this.dirty = true;
     this.emit('rig', { rig, name, warnings });
@@ -100,7 +102,7 @@ export class Player extends EventTarget {
   }
   setBehavior(flag, on) {
     this.behaviors = on ? this.behaviors | flag : this.behaviors & ~flag;
-    if (this.rig) this.rig.behaviors(this.behaviors);
+    if (this.rig) this.rig.behaviors(this.activeBehaviors());
     if (flag === Behavior.LOOK && !on && this.rig) this.rig.lookAt(0, 0);
   }
   setPhysics(on) { this.physics = on; }
@@ -109,19 +111,40 @@ export class Player extends EventTarget {
     this.setBehavior(Behavior.LOOK, on);
   }
   touch() { this.dirty = true; }
+  /** Feeds [speech] (a p2l.js Speech, e.g. web/voice.js listen()'s) to the rig's mouth on every
+   *  frame, the lip sync behavior on while it does; null stops (the behaviors as they were, the
+   *  mouth at [level], the lip sync slider's). The caller frees the speech after. */
+  setSpeech(speech, level = 0) {
+    this.speech = speech;
+    if (this.rig) {
+      this.rig.behaviors(this.activeBehaviors());
+      if (!speech) this.rig.lipSync(level);
+    }
+    this.last = null;
+    this.dirty = true;
+  }
+  // The rig's behaviors: the switches', with lip sync while a speech speaks.
+  activeBehaviors() { return this.speech ? this.behaviors | Behavior.LIP_SYNC : this.behaviors; }
 
   // --- the frame loop ---
   frame(now) {
     this.frameRequest = requestAnimationFrame((t) => this.frame(t));
     if (!this.rig || this.gl.isContextLost()) return;
     this.layout();
-    if (this.test) {
+    if (this.test && !this.speech) {
       if (this.dirty) this.renderFrame();
       return;
     }
-    const dt = this.last == null ? 0 : Math.min(0.1, Math.max(0, (now - this.last) / 1000));
+    const elapsed = this.last == null ? 0 : Math.max(0, (now - this.last) / 1000);
+    const dt = Math.min(0.1, elapsed);
     this.last = now;
     const start = performance.now();
+    if (this.speech) {
+      // The speech's clock takes the whole time (after a hidden tab too): it keeps up with the
+      // audio, which plays on, and never passes what has been heard.
+      this.speech.update(elapsed);
+      this.rig.speak(this.speech);
+    }
     this.rig.update(dt, this.physics ? Stage.ALL : Stage.ALL & ~Stage.PHYSICS);
     const updated = performance.now();
     this.draw();
