@@ -25,7 +25,7 @@ if [[ ! -f build-wasm/p2l.wasm ]]; then
 fi
 
 mkdir -p "$SITE"
-for item in index.html player p2l.js p2l.d.ts; do
+for item in index.html player p2l.js p2l.d.ts voice.js; do
   ln -sfn "$ROOT/web/$item" "$SITE/$item"
 done
 ln -sfn "$ROOT/examples/character/character.p2lrt" "$SITE/character.p2lrt"

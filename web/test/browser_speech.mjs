@@ -79,13 +79,12 @@ function readWav(path) {
   throw new Error(`${path}: no data chunk`);
 }
 
-// The site serves what the speech needs: web/voice.js (imported by the page when speech starts)
-// and the WAV. Linked when the staging (scripts/serve.sh) has not.
+// The site serves what the speech needs: web/voice.js (imported by the page when speech starts;
+// scripts/serve.sh stages it) and the WAV (linked here: the site has no test data).
 function stage(site) {
-  for (const [name, target] of [['voice.js', 'web/voice.js'], ['speech_en.wav', WAV]]) {
-    const path = join(site, name);
-    if (!existsSync(path)) symlinkSync(join(ROOT, target), path);
-  }
+  check(existsSync(join(site, 'voice.js')), 'the staged site has voice.js beside p2l.js (scripts/serve.sh)');
+  const wav = join(site, 'speech_en.wav');
+  if (!existsSync(wav)) symlinkSync(join(ROOT, WAV), wav);
 }
 
 async function openPage(context, args, query, problems) {
