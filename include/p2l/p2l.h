@@ -241,7 +241,8 @@ P2L_API bool p2l_behavior_strength(P2lRig *rig, float sway, float look, float lo
 P2L_API float p2l_lip_sync_samples(P2lRig *rig, const float *samples, size_t count, float gain);
 /* Where the character looks, each axis -1..1 (x right, y up); gaze follows, critically damped. */
 P2L_API void p2l_look_at(P2lRig *rig, float x, float y);
-/* The mouth opening for lip sync, 0..1. */
+/* The mouth opening for lip sync, 0..1, applied by the rig's lip mix (p2l_speech.h: Cubism's add for
+ * Cubism imports, the original's floor otherwise). A voice: p2l_speech.h's p2l_speak. */
 P2L_API void p2l_lip_sync(P2lRig *rig, float level);
 
 /* Clips (motions) */
