@@ -351,6 +351,11 @@ int render(const RenderOptions& o) {
     std::cerr << "p2lrt render: --mouth " << o.mouth << ": expected rms or vowels\n";
     return 2;
   }
+  float gain = 1.0f;
+  if (o.gain != "auto" && (!parse_float(o.gain, gain) || gain < 0.0f)) {
+    std::cerr << "p2lrt render: --gain " << o.gain << ": expected a number >= 0 or auto\n";
+    return 2;
+  }
   std::uint32_t behaviors = 0;
   if (o.behaviors != "none") {
     std::stringstream list(o.behaviors);
@@ -541,13 +546,7 @@ int render(const RenderOptions& o) {
   }
   std::optional<p2l::Speech> speech;
   if (has_audio) {
-    float gain = 1.0f;
-    if (o.gain == "auto") {
-      gain = auto_gain(audio, o.fps);
-    } else if (!parse_float(o.gain, gain) || gain < 0.0f) {
-      std::cerr << "p2lrt render: --gain " << o.gain << ": expected a number >= 0 or auto\n";
-      return 2;
-    }
+    if (o.gain == "auto") gain = auto_gain(audio, o.fps);
     speech.emplace(audio.sample_rate, audio.channels, p2l::SpeechOptions{.vowels = o.mouth == "vowels", .gain = gain});
     if (!speech->ok() || !speech->push(std::span<const float>(audio.samples))) {
       std::cerr << "p2lrt render: --audio " << o.audio << ": " << speech->error() << "\n";
