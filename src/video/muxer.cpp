@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 
 namespace p2l::video {
@@ -50,7 +51,12 @@ bool Muxer::start(std::string& error) {
     return false;
   }
   opened_ = true;
-  err = avformat_write_header(context_, nullptr);
+  // MP4: the index goes before the media (moved there when the file is finished), so that a
+  // player or a browser starts playing before it has the whole file.
+  AVDictionary* options = nullptr;
+  if (std::strcmp(context_->oformat->name, "mp4") == 0) av_dict_set(&options, "movflags", "+faststart", 0);
+  err = avformat_write_header(context_, &options);
+  av_dict_free(&options);
   if (err < 0) {
     error = av_message("cannot write the header of " + path_, err);
     return false;

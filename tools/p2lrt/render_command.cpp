@@ -343,7 +343,12 @@ int render(const RenderOptions& o) {
               << " is one image; an animation (--clip, --expression, --audio) goes into a folder, .mp4, .webm or .gif\n";
     return 2;
   }
-  if (animate && !(o.seconds > 0.0f && o.fps > 0.0f && o.seconds * o.fps <= 100000.0f)) {
+  if (!o.audio.empty() && o.seconds != -1.0f) {
+    std::cerr << "p2lrt render: --seconds and --audio: the audio sets the length; leave --seconds out\n";
+    return 2;
+  }
+  const float seconds = o.seconds == -1.0f ? 3.0f : o.seconds;
+  if (animate && !(seconds > 0.0f && o.fps > 0.0f && seconds * o.fps <= 100000.0f)) {
     std::cerr << "p2lrt render: --seconds and --fps must be positive, at most 100000 frames in all\n";
     return 2;
   }
@@ -539,7 +544,7 @@ int render(const RenderOptions& o) {
   // frame one update (several while a simulation would drop time, below). With audio, the
   // frames cover it: ceil(audio seconds x fps), the last frame showing its end.
   const std::size_t count = has_audio ? static_cast<std::size_t>(std::max(1.0, std::ceil(audio.seconds() * o.fps - 1e-6)))
-                                  : static_cast<std::size_t>(std::lround(o.seconds * o.fps));
+                                  : static_cast<std::size_t>(std::lround(seconds * o.fps));
   if (has_audio && static_cast<double>(count) > 100000) {
     std::cerr << "p2lrt render: --audio " << o.audio << " at --fps " << o.fps << " makes more than 100000 frames\n";
     return 2;

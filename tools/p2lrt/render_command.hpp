@@ -27,7 +27,7 @@ struct RenderOptions {
   std::string background = "transparent";
   // Animation.
   std::string clip;                  // id or index; empty: one pose
-  float seconds = 3, fps = 30;
+  float seconds = -1, fps = 30;    // seconds -1: not given (3, or the audio's length)
   std::vector<std::string> expressions;
   std::string behaviors = "blink,breath";  // any of blink, breath, look, lipsync; "none"
   bool no_physics = false;
