@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <csignal>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -246,6 +247,9 @@ float auto_gain(const p2l::AudioFile& audio, float fps) {
   std::nth_element(levels.begin(), at, levels.end());
   return static_cast<float>(std::clamp(1.0 / *at, 1.0, 30.0));
 }
+
+volatile std::sig_atomic_t g_stop = 0;
+extern "C" void stop_on_signal(int) { g_stop = 1; }
 
 // "X,Y,W,H": a canvas rectangle with a positive width and height.
 bool parse_region(const std::string& text, std::array<float, 4>& region) {
@@ -634,7 +638,17 @@ int render(const RenderOptions& o) {
     update_seconds += seconds_since(start);
     return std::span<p2l::Instance* const>(lane_instances);
   };
+  // Ctrl-C (or a TERM) stops between frames, so that the unfinished video's temporary file is
+  // removed rather than left behind.
+  g_stop = 0;
+  std::signal(SIGINT, stop_on_signal);
+  std::signal(SIGTERM, stop_on_signal);
   auto write = [&](std::size_t k, const Frame& frame) {
+    if (g_stop) {
+      progress.finish();
+      std::cerr << "p2lrt render: interrupted at frame " << k << " of " << count << "; nothing written\n";
+      return false;
+    }
     const auto start = Clock::now();
     bool ok = true;
     if (writer) {
@@ -651,10 +665,13 @@ int render(const RenderOptions& o) {
     progress.update(k + 1);
     return ok;
   };
-  if (!pool.run(count, update, write)) {
+  const bool drawn = pool.run(count, update, write);
+  std::signal(SIGINT, SIG_DFL);
+  std::signal(SIGTERM, SIG_DFL);
+  if (!drawn) {
     progress.finish();
     if (!pool.error().empty()) std::cerr << "p2lrt render: " << pool.error() << "\n";
-    return 1;  // the writer, unfinished, removes its file
+    return g_stop ? 130 : 1;  // the writer, unfinished, removes its file
   }
   if (writer) {
     std::string error;
