@@ -85,5 +85,38 @@ node web/test/browser.mjs --url "http://127.0.0.1:$PORT/" --site "$SITE" --p2lrt
 # (web/test/browser_speech.mjs; it links web/voice.js and the committed WAV into the site).
 node web/test/browser_speech.mjs --url "http://127.0.0.1:$PORT/" --site "$SITE" \
   --playwright "$PLAYWRIGHT/package" --chromium "$CHROMIUM" --out build-browser/browser-test || status=$?
+# --- p2lrt/pixi, the PixiJS v8 plugin (web/test/pixi.mjs): pixi.js from npm (MIT, sha256 pinned)
+# staged as pixi.js/pixi.mjs next to the plugin (web/pixi/), the test page, p2l-import.wasm,
+# Haru's Cubism files as they are (when fetched) and the moc3 version 6 fixture v6-all (from
+# scripts/wasm.sh --test's fixtures, else made by the native build's p2l_make_moc3).
+PIXI_VERSION=8.22.0
+PIXI_SHA256=33a0481e8ae3eb33216c4c8db6a43722c04fa8872ca2cfc7878567fced658ca3
+PIXI=$(scripts/npm_fetch.sh pixi.js "$PIXI_VERSION" package.json)
+if ! echo "$PIXI_SHA256  $PIXI/pixi.js-$PIXI_VERSION.tgz" | sha256sum --check --status; then
+  echo "browser_test: $PIXI/pixi.js-$PIXI_VERSION.tgz does not have the expected sha256 $PIXI_SHA256" >&2
+  status=1
+else
+  mkdir -p "$SITE/pixi.js" "$SITE/fixtures"
+  cp "$PIXI/package/dist/pixi.mjs" "$SITE/pixi.js/pixi.mjs"
+  cp build-wasm/p2l-import.wasm "$SITE/p2l-import.wasm"
+  ln -sfn "$PWD/web/pixi" "$SITE/pixi"
+  ln -sfn "$PWD/web/test/pixi_page.html" "$SITE/pixi-test.html"
+  ln -sfn "$PWD/web/test/pixi_page.js" "$SITE/pixi-test.js"
+  PIXI_ARGS=()
+  if [[ -n "${MODEL:-}" && -f "${MODEL:-}" ]]; then
+    ln -sfn "$(dirname "$MODEL")" "$SITE/haru-cubism"
+    PIXI_ARGS+=(--haru "haru-cubism/$(basename "$MODEL")")
+  fi
+  if [[ ! -f build-wasm/fixture-mocs/v6-all.moc3 ]]; then
+    cmake --build "$native" --target p2l_make_moc3 -j 2 | grep -v "^ninja: no work to do" || true
+    read -r _ seed version features _ < <(grep '^v6-all ' tests/cubism/fixtures/LIST.txt)
+    "$native"/tests/cubism/p2l_make_moc3 "$seed" "$SITE/fixtures/v6-all.moc3" --version "$version" --features "$features" > /dev/null
+  else
+    cp build-wasm/fixture-mocs/v6-all.moc3 "$SITE/fixtures/v6-all.moc3"
+  fi
+  [[ -f "$SITE/fixtures/v6-all.moc3" ]] && PIXI_ARGS+=(--moc3 fixtures/v6-all.moc3)
+  node web/test/pixi.mjs --url "http://127.0.0.1:$PORT/pixi-test.html" --playwright "$PLAYWRIGHT/package" \
+    --chromium "$CHROMIUM" --out build-browser/pixi-test "${PIXI_ARGS[@]}" || status=$?
+fi
 echo "browser_test: $(($(date +%s) - started)) s in all"
 exit $status

@@ -66,9 +66,16 @@ export class RigRenderer {
   /** Prepares [rig]'s meshes and pages (decoding them); [warn] hears of pages not drawn. */
   async setRig(rig, baseUrl, warn) {
     this.releaseRig();
+    this.useRig(rig, await loadPages(this.gl, rig, baseUrl, warn));
+  }
+
+  /** Takes [rig] with its [pages] already made (a WebGL texture or null per page, as
+   *  textures.js makes them), at once; the renderer deletes them when it lets go of the rig. */
+  useRig(rig, pages) {
+    this.releaseRig();
     const gl = this.gl;
     this.meshes = new MeshBuffers(gl, rig);
-    this.pages = await loadPages(gl, rig, baseUrl, warn);
+    this.pages = pages;
     // A part's group style and masks come from the file: read once.
     this.parts = rig.parts.map((_, p) => {
       const group = rig.partGroup(p);
@@ -86,8 +93,10 @@ export class RigRenderer {
   }
 
   /** Draws the rig's last evaluation into a [width] x [height] drawing buffer through
-   *  [transform] (canvas pixels to drawing pixels), then shows it on the canvas. */
-  draw(transform, width, height) {
+   *  [transform] (canvas pixels to drawing pixels), then shows it on the canvas; or, given an
+   *  [output] framebuffer (at least that size), copies it there top row first (GL row 0), as
+   *  the surfaces hold it (and as PixiJS's render textures do). */
+  draw(transform, width, height, output = null) {
     const gl = this.gl, rig = this.rig, surfaces = this.surfaces;
     if (!rig) return;
     surfaces.resize(width, height);
@@ -128,9 +137,10 @@ export class RigRenderer {
     while (open.length > 0) this.closeLayer(open.pop(), open.at(-1) ?? frame);
 
     gl.bindFramebuffer(gl.READ_FRAMEBUFFER, surfaces.frame.framebuffer);
-    gl.bindFramebuffer(gl.DRAW_FRAMEBUFFER, null);
+    gl.bindFramebuffer(gl.DRAW_FRAMEBUFFER, output);
     // The canvas shows GL's row 0 at the bottom: the frame, top row first, goes in flipped.
-    gl.blitFramebuffer(0, 0, width, height, 0, height, width, 0, gl.COLOR_BUFFER_BIT, gl.NEAREST);
+    if (output) gl.blitFramebuffer(0, 0, width, height, 0, 0, width, height, gl.COLOR_BUFFER_BIT, gl.NEAREST);
+    else gl.blitFramebuffer(0, 0, width, height, 0, height, width, 0, gl.COLOR_BUFFER_BIT, gl.NEAREST);
     gl.bindFramebuffer(gl.FRAMEBUFFER, null);
   }
 
