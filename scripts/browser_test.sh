@@ -102,7 +102,8 @@ else
   ln -sfn "$PWD/web/pixi" "$SITE/pixi"
   ln -sfn "$PWD/web/test/pixi_page.html" "$SITE/pixi-test.html"
   ln -sfn "$PWD/web/test/pixi_page.js" "$SITE/pixi-test.js"
-  PIXI_ARGS=()
+  ln -sfn "$PWD/tests/audio/data/speech_en.wav" "$SITE/pixi-speech.wav"
+  PIXI_ARGS=(--wav pixi-speech.wav)
   if [[ -n "${MODEL:-}" && -f "${MODEL:-}" ]]; then
     ln -sfn "$(dirname "$MODEL")" "$SITE/haru-cubism"
     PIXI_ARGS+=(--haru "haru-cubism/$(basename "$MODEL")")

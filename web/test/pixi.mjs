@@ -6,6 +6,7 @@
 //   node web/test/pixi.mjs --url http://127.0.0.1:8765/pixi-test.html --playwright DIR
 //        --chromium /usr/bin/chromium --out build-browser/pixi-test
 //        [--haru haru/haru_greeter_t03.model3.json] [--moc3 fixtures/v6-all.moc3] [--rig character.p2lrt]
+//        [--wav speech.wav]
 //
 // Checks: (1) Haru from its model3.json through Live2DModel.from: the idle motion, a motion of
 // the Use group (physics and pose run in every update), an expression (added to the model3.json
@@ -19,6 +20,8 @@
 // first cycle and the last. (4) A Cubism 5.3 fixture (moc3 version 6: offscreens, blend modes,
 // masks) loaded bare, then with texture pages through a model3.json object, against the player.
 // (5) Frame times of the plugin and of the player's renderer on Haru (printed; no limit).
+// (6) speak() with a WAV (tests/audio/data/speech_en.wav) as an AudioBuffer: the example
+// character's mouth opens while it plays, onFinish comes at its end and the mouth closes.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,9 +37,10 @@ const CYCLES = 200;
 const HARU_SCALE = 0.25;
 
 const CHROMIUM_FLAGS = ['--no-sandbox', '--disable-gpu', '--enable-unsafe-swiftshader', '--disable-background-networking',
-                        '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+                        '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic',
+                        '--autoplay-policy=no-user-gesture-required'];
 
-const { values: args } = parseArgs({ options: Object.fromEntries(['url', 'playwright', 'chromium', 'out', 'haru', 'moc3', 'rig']
+const { values: args } = parseArgs({ options: Object.fromEntries(['url', 'playwright', 'chromium', 'out', 'haru', 'moc3', 'rig', 'wav']
   .map((key) => [key, { type: 'string' }])) });
 for (const key of ['url', 'playwright', 'chromium', 'out'])
   if (!args[key]) throw new Error(`pixi.mjs: --${key} is required`);
@@ -148,6 +152,13 @@ async function main() {
       console.log(`         plugin (update + Pixi render + sync): ${ms(speed.plugin)}; player's renderer (update + draw + sync): ${ms(speed.player)}`);
       console.log(`         drawing alone: plugin ${ms(speed.pluginDraw)}; player ${ms(speed.playerDraw)}; ` +
                   `Pixi's render of the stage without redrawing the model ${ms(speed.pixiAlone)}`);
+    }
+
+    // (6)
+    if (args.wav) {
+      const speech = await page.evaluate(({ wav, rig }) => window.pixiTest.speak(wav, rig), { wav: args.wav, rig: args.rig });
+      check(speech.ok && speech.peak > 0.1 && speech.finished && speech.after < 0.01,
+            `(6) speak() of a ${speech.duration.toFixed(2)} s WAV: ${speech.mouth} peaks at ${speech.peak.toFixed(3)}, onFinish after ${speech.seconds.toFixed(2)} s: ${speech.finished}, then ${speech.after.toFixed(4)}`);
     }
 
     check(problems.length === 0, `no console errors or page errors over the run${problems.length ? `: ${problems.join(' | ')}` : ''}`);

@@ -319,6 +319,30 @@ window.pixiTest = {
     return { info, pages, results };
   },
 
+  // speak(): a WAV decoded into an AudioBuffer, played and listened to; the mouth (the rig's
+  // LipSync parameter) over updates paced by the clock, and after the end.
+  async speak(wavUrl, modelUrl) {
+    const model = await Live2DModel.from(modelUrl, { autoUpdate: false, idleMotionGroup: null });
+    const mouth = model.rig.parameters[model.rig.roleParameters('LipSync')[0]]?.id;
+    const context = new AudioContext();
+    const buffer = await context.decodeAudioData(await (await fetch(wavUrl)).arrayBuffer());
+    let finished = false, peak = 0, last = performance.now();
+    const ok = await model.speak(buffer, { context, onFinish: () => { finished = true; } });
+    const started = performance.now();
+    while (!finished && performance.now() - started < buffer.duration * 1000 + 4000) {
+      await new Promise((resolve) => setTimeout(resolve, 16));
+      const now = performance.now();
+      model.update(now - last);
+      last = now;
+      peak = Math.max(peak, model.getParameter(mouth));
+    }
+    for (let i = 0; i < 30; i++) model.update(1000 / 60);
+    const after = model.getParameter(mouth);
+    model.destroy();
+    await context.close();
+    return { ok, mouth, peak, finished, after, duration: buffer.duration, seconds: (performance.now() - started) / 1000 };
+  },
+
   // (5) Frame times on Haru: the plugin (update, Pixi's render, a pixel read back to wait for the
   // GPU) against the player's renderer on the same rig and size.
   async speed(url, scale, frames) {
