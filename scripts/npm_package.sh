@@ -16,7 +16,9 @@
 #     the example character (against web/p2l.js, and `p2lrt eval` when P2L_NATIVE_BUILD names a
 #     native build directory with the p2lrt tool);
 #   - browser: web/test/package_browser.mjs serves that folder on loopback and drives a page that
-#     imports 'p2lrt/player' in headless Chromium; screenshots in build-wasm/npm/test/.
+#     imports 'p2lrt/player' in headless Chromium; screenshots in build-wasm/npm/test/;
+#   - TypeScript: web/test/pixi_types.ts, using p2lrt, p2lrt/pixi and pixi.js 8, type-checks
+#     (typescript and pixi.js from npm); the PixiJS plugin's own JavaScript is at most 30,000 bytes.
 #   scripts/npm_package.sh [--test] [--keep]    --keep: leave the install folder (its path is printed)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -188,7 +190,8 @@ finish() {
 # --- contents ---
 # The allow-list, on its own rather than read from package.json's "files": a file added there by
 # mistake fails here until it is added to this list too.
-ALLOWED=(package.json README.md LICENSE THIRD_PARTY_NOTICES.md p2l.js p2l.d.ts voice.js p2l.wasm p2l-render.wasm p2l-import.wasm
+ALLOWED=(package.json README.md LICENSE THIRD_PARTY_NOTICES.md p2l.js p2l.d.ts voice.js pixi.d.ts pixi/index.js pixi/live2d_model.js
+         pixi/drawing.js pixi/motions.js pixi/pages.js pixi/source.js p2l.wasm p2l-render.wasm p2l-import.wasm
          player/element.js player/element.d.ts player/player.js player/renderer.js player/blend_modes.js player/framing.js
          player/gl_programs.js player/mesh_buffers.js player/shaders.js player/surfaces.js player/textures.js
          cubism-core/live2dcubismcore.js cubism-core/package.json)
@@ -205,6 +208,10 @@ cubism=$(grep -E -i '\.moc3$|\.(model3|motion3|physics3|exp3|pose3|cdi3|userdata
 check "$([[ -z $cubism ]]; echo $?)" "no Cubism model files and no official Core file by name${cubism:+: $cubism}"
 UNPACKED=$OUT/test/unpacked
 rm -rf "$UNPACKED" && mkdir -p "$UNPACKED" && tar -xzf "$TARBALL" -C "$UNPACKED"
+# The PixiJS plugin adds at most 30 KB of JavaScript (it draws with the player's modules, which
+# the package has anyway).
+pixi_bytes=$(cat "$UNPACKED"/package/pixi/*.js 2> /dev/null | wc -c)
+check "$([[ $pixi_bytes -gt 0 && $pixi_bytes -le 30000 ]]; echo $?)" "p2lrt/pixi's own JavaScript: $pixi_bytes bytes (at most 30,000)"
 # The official Core's header names its copyright holder and its licences; p2lrt's own drop-in
 # and its notices name neither (checked: the words below occur in no file p2lrt ships).
 official=$(grep -r -l -a -i -E 'Live2D Inc|Live2D Proprietary Software|Live2D Open Software|live2d\.com/eula' "$UNPACKED" | sed "s|^$UNPACKED/package/||" | tr '\n' ' ' || true)
@@ -218,15 +225,19 @@ node -e '
   const [dir, version] = process.argv.slice(1);
   const json = JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8"));
   const problems = [];
-  for (const key of ["dependencies", "devDependencies", "peerDependencies", "optionalDependencies", "bundleDependencies", "bundledDependencies"])
+  for (const key of ["dependencies", "devDependencies", "optionalDependencies", "bundleDependencies", "bundledDependencies"])
     if (json[key] && Object.keys(json[key]).length) problems.push(`${key}: ${Object.keys(json[key]).join(", ")}`);
+  // PixiJS for p2lrt/pixi alone: an optional peer, which npm never installs on its own.
+  const peers = Object.keys(json.peerDependencies ?? {});
+  if (peers.some((p) => p !== "pixi.js" || !json.peerDependenciesMeta?.[p]?.optional))
+    problems.push(`peerDependencies other than an optional pixi.js: ${peers.join(", ")}`);
   if (json.scripts && Object.keys(json.scripts).length) problems.push(`scripts: ${Object.keys(json.scripts).join(", ")}`);
   if (json.name !== "p2lrt" || json.version !== version) problems.push(`name ${json.name} version ${json.version}`);
   const targets = [];
   const walk = (v) => typeof v === "string" ? targets.push(v) : Object.values(v).forEach(walk);
   walk(json.exports);
   for (const t of [...targets, json.main, json.types]) if (!fs.existsSync(path.join(dir, t))) problems.push(`no ${t}`);
-  console.log(problems.length ? `FAIL package.json: ${problems.join("; ")}` : `ok   package.json: p2lrt ${json.version}, no dependencies, no scripts, ${targets.length} export targets all present`);
+  console.log(problems.length ? `FAIL package.json: ${problems.join("; ")}` : `ok   package.json: p2lrt ${json.version}, no dependencies (pixi.js an optional peer), no scripts, ${targets.length} export targets all present`);
 ' "$UNPACKED/package" "$VERSION" | tee "$OUT/test/package-json.log"
 count "$OUT/test/package-json.log" 0
 # What npm itself says it packs (the same list as the tarball).
@@ -301,6 +312,26 @@ else
     --repo-js web/p2l.js --repo-wasm build-wasm/p2l.wasm --playwright "$PLAYWRIGHT/package" --chromium "$CHROMIUM" \
     --out "$OUT/test" 2>&1 | tee "$OUT/test/browser.log" || browser_status=$?
   count "$OUT/test/browser.log" "$browser_status"
+fi
+
+# --- TypeScript: the package's typings, the PixiJS plugin's included (docs/PIXI.md) ---
+# A program using 'p2lrt', 'p2lrt/pixi' and PixiJS v8 type-checks with TypeScript's strict mode
+# (web/test/pixi_types.ts, which also holds a misuse the typings must reject). TypeScript and
+# pixi.js come from npm, pinned, into a folder of their own beside the offline install.
+TS_DIR=$WORK/typescript
+mkdir -p "$TS_DIR"
+ts_status=0
+(cd "$TS_DIR" && echo '{"name": "p2lrt-types-check", "private": true, "type": "module"}' > package.json &&
+  npm install --no-audit --no-fund --ignore-scripts typescript@5.6.3 pixi.js@8.22.0 "$ROOT/$TARBALL" \
+    > "$ROOT/$OUT/test/typescript-install.log" 2>&1) || ts_status=$?
+if [[ $ts_status != 0 ]]; then
+  echo "FAIL typescript and pixi.js could not be installed from npm (log: $OUT/test/typescript-install.log)"
+  failed=$((failed + 1))
+else
+  cp web/test/pixi_types.ts "$TS_DIR/program.ts"
+  tsc_out=$(cd "$TS_DIR" && node node_modules/typescript/bin/tsc --noEmit --strict --skipLibCheck --target es2022 \
+    --module nodenext --moduleResolution nodenext --lib es2022,dom program.ts 2>&1) || ts_status=$?
+  check "$ts_status" "a TypeScript program using p2lrt, p2lrt/pixi and pixi.js 8.22.0 type-checks (tsc 5.6.3 --strict)${tsc_out:+: $tsc_out}"
 fi
 
 finish
