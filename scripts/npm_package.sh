@@ -191,9 +191,9 @@ finish() {
 # The allow-list, on its own rather than read from package.json's "files": a file added there by
 # mistake fails here until it is added to this list too.
 ALLOWED=(package.json README.md LICENSE THIRD_PARTY_NOTICES.md p2l.js p2l.d.ts voice.js pixi.d.ts pixi/index.js pixi/live2d_model.js
-         pixi/drawing.js pixi/motions.js pixi/pages.js pixi/source.js p2l.wasm p2l-render.wasm p2l-import.wasm
+         pixi/drawing.js pixi/motions.js pixi/source.js p2l.wasm p2l-render.wasm p2l-import.wasm
          player/element.js player/element.d.ts player/player.js player/renderer.js player/blend_modes.js player/framing.js
-         player/gl_programs.js player/mesh_buffers.js player/shaders.js player/surfaces.js player/textures.js
+         player/gl_programs.js player/mesh_buffers.js player/shaders.js player/surfaces.js player/textures.js player/runtimes.js
          cubism-core/live2dcubismcore.js cubism-core/package.json)
 mkdir -p "$OUT/test"
 tar -tzf "$TARBALL" | sed 's|^package/||' | sort > "$OUT/test/contents.txt"

@@ -95,6 +95,12 @@ export class Speech {
     this.sampleRate = this.api.p2l_speech_rate(handle);
     this.staging = 0;
     this.stagingSize = 0;
+    // The six vowel weights are read every frame: one buffer for the speech's life.
+    this.weights = this.api.p2l_alloc(24);
+    if (!this.weights) {
+      this.api.p2l_speech_free(handle);
+      throw new Error('p2l.js: out of memory');
+    }
   }
   /** Appends interleaved samples: a Float32Array (-1..1), Int16Array, Int32Array, Float64Array or
    *  Uint8Array (8-bit unsigned PCM), any length of whole frames. Throws with the reason when refused. */
@@ -122,10 +128,8 @@ export class Speech {
   get level() { return this.api.p2l_speech_level(this.handle); }
   /** Weights of A, I, U, E, O and silence (sum 1). */
   get vowels() {
-    return this.runtime.scratch(24, (at) => {
-      this.api.p2l_speech_vowels(this.handle, at);
-      return Array.from(new Float32Array(this.api.memory.buffer, at, 6));
-    });
+    this.api.p2l_speech_vowels(this.handle, this.weights);
+    return Array.from(new Float32Array(this.api.memory.buffer, this.weights, 6));
   }
   /** The heaviest vowel: 'A', 'I', 'U', 'E', 'O' or 'silence'. */
   get vowel() { return Vowels[this.api.p2l_speech_vowels(this.handle, 0)]; }
@@ -136,9 +140,11 @@ export class Speech {
   get latency() { return this.api.p2l_speech_latency(this.handle); }
   free() {
     if (this.staging) this.api.p2l_dealloc(this.staging, this.stagingSize);
+    if (this.weights) this.api.p2l_dealloc(this.weights, 24);
     this.api.p2l_speech_free(this.handle);
     this.handle = 0;
     this.staging = 0;
+    this.weights = 0;
   }
 }
 

@@ -86,6 +86,8 @@ class Speech {
   // How far the vowel estimate lags the clock: its window's centre (0 without vowels).
   double vowel_latency() const;
 
+  // The rates and channel counts a speech takes (and an audio file may have).
+  static constexpr std::uint32_t kMinRate = 8000, kMaxRate = 384000, kMaxChannels = 32;
   // At most this many frames wait to be consumed (11.6 minutes at 48 kHz): a host pushing
   // faster than time passes is refused rather than filling memory.
   static constexpr std::uint64_t kMaxBufferedFrames = std::uint64_t{1} << 25;

@@ -5,18 +5,15 @@
 // double as the sample sums them, so chunking never changes a bit of the result.
 #include <algorithm>
 #include <cmath>
-#include <cstring>
-#include <new>
 
 #include "audio/pcm.hpp"
-#include "base/exceptions.hpp"
 #include "audio/vowels.hpp"
+#include "base/exceptions.hpp"
 #include "p2l/audio.hpp"
 
 namespace p2l {
 
 namespace {
-constexpr std::uint32_t kMinRate = 8000, kMaxRate = 384000, kMaxChannels = 32;
 constexpr std::size_t kFirstCapacity = 4096;
 
 std::size_t power_of_two_at_least(std::uint64_t n) {

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "audio/wav_data.hpp"
 #include "counting_allocator.hpp"
 #include "p2l/audio.hpp"
 
@@ -59,28 +60,8 @@ Curve play_file(const fs::path& path, bool vowels = false) {
   return play(speech);
 }
 
-// The data chunk of a plain PCM WAV: its bytes, channels and bits per sample.
-struct WavData {
-  std::vector<std::uint8_t> bytes;
-  std::uint32_t rate = 0, channels = 0, bits = 0;
-};
-WavData wav_data(const fs::path& path) {
-  const std::vector<std::uint8_t> b = read_bytes(path);
-  auto u32 = [&](std::size_t at) { return std::uint32_t(b[at]) | std::uint32_t(b[at + 1]) << 8 | std::uint32_t(b[at + 2]) << 16 | std::uint32_t(b[at + 3]) << 24; };
-  WavData w;
-  w.channels = b[22] | b[23] << 8;
-  w.rate = u32(24);
-  w.bits = b[34] | b[35] << 8;
-  for (std::size_t at = 12; at + 8 <= b.size();) {
-    const std::uint32_t size = u32(at + 4);
-    if (std::equal(b.begin() + static_cast<std::ptrdiff_t>(at), b.begin() + static_cast<std::ptrdiff_t>(at + 4), "data")) {
-      w.bytes.assign(b.begin() + static_cast<std::ptrdiff_t>(at + 8), b.begin() + static_cast<std::ptrdiff_t>(at + 8 + size));
-      break;
-    }
-    at += 8 + size + (size & 1);
-  }
-  return w;
-}
+using p2l_test::WavData;
+using p2l_test::wav_data;
 
 p2l::PcmFormat format_of_bits(std::uint32_t bits) {
   return bits == 8 ? p2l::PcmFormat::U8 : bits == 16 ? p2l::PcmFormat::S16 : p2l::PcmFormat::S24;

@@ -25,6 +25,7 @@
 #include "p2l/import.hpp"
 #include "p2l/p2l.h"
 #include "p2l/p2l_speech.h"
+#include "audio/wav_data.hpp"
 #include "random_rig.hpp"
 
 namespace {
@@ -114,29 +115,14 @@ bool write_case(const std::filesystem::path& dir, const std::string& stem, const
   return true;
 }
 
-// The 16-bit mono samples of a plain PCM WAV (espeak-ng's), or none.
-std::vector<std::int16_t> wav_samples(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  const std::vector<std::uint8_t> b((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  auto u32 = [&](std::size_t at) { return std::uint32_t(b[at]) | std::uint32_t(b[at + 1]) << 8 | std::uint32_t(b[at + 2]) << 16 | std::uint32_t(b[at + 3]) << 24; };
-  for (std::size_t at = 12; at + 8 <= b.size();) {
-    const std::uint32_t size = u32(at + 4);
-    if (std::equal(b.begin() + static_cast<std::ptrdiff_t>(at), b.begin() + static_cast<std::ptrdiff_t>(at + 4), "data")) {
-      std::vector<std::int16_t> s(std::min<std::size_t>(size, b.size() - at - 8) / 2);
-      for (std::size_t i = 0; i < s.size(); ++i) s[i] = static_cast<std::int16_t>(b[at + 8 + 2 * i] | b[at + 9 + 2 * i] << 8);
-      return s;
-    }
-    at += 8 + size + (size & 1);
-  }
-  return {};
-}
-
 // speech-NAME.json: the level and the six vowel weights after each update, as the C API gives them.
 bool write_speech(const std::filesystem::path& dir, const std::filesystem::path& wav) {
-  const std::vector<std::int16_t> samples = wav_samples(wav);
+  // espeak-ng's 16-bit mono samples, pushed as PCM as web/test/speech.mjs pushes them.
+  const p2l_test::WavData data = p2l_test::wav_data(wav);
   char error[256] = {};
   P2lSpeech* speech = p2l_speech_create(22050, 1, P2L_SPEECH_VOWELS, error, sizeof error);
-  if (speech == nullptr || samples.empty() || !p2l_speech_push(speech, samples.data(), samples.size(), P2L_PCM_S16)) {
+  if (speech == nullptr || data.bits != 16 || data.channels != 1 || data.rate != 22050 || data.bytes.size() < 2 ||
+      !p2l_speech_push(speech, data.bytes.data(), data.bytes.size() / 2, P2L_PCM_S16)) {
     std::fprintf(stderr, "%s: no speech: %s\n", wav.c_str(), error);
     p2l_speech_free(speech);
     return false;

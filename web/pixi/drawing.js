@@ -4,7 +4,7 @@
 // renderer.resetState() makes Pixi re-read the GL state it caches.
 import { ExtensionType, extensions } from 'pixi.js';
 import { RigRenderer } from '../player/renderer.js';
-import { uploadPages } from './pages.js';
+import { uploadPages } from '../player/textures.js';
 
 const models = new Set();  // live models
 const hooked = new WeakSet();
@@ -49,7 +49,7 @@ export class ModelDrawing {
     const gl = this.gl = renderer.gl;
     try {
       this.rigRenderer = new RigRenderer(gl);
-      this.rigRenderer.useRig(rig, uploadPages(gl, bitmaps));
+      this.rigRenderer.useRig(rig, uploadPages(gl, bitmaps, (w) => console.warn(`p2lrt/pixi: ${w}`)));
       this.framebuffer = gl.createFramebuffer();
       this.attached = null;
     } finally {

@@ -3,11 +3,12 @@
 // texture the player's renderer draws the rig into (drawing.js), so Pixi transforms, tints,
 // filters, masks and sorts it like any sprite. Its local coordinates are the rig's canvas pixels.
 import { Container, Point, Rectangle, RenderTexture, Sprite, Ticker, UPDATE_PRIORITY, ObservablePoint, Matrix } from 'pixi.js';
-import { Behavior, Runtime, Stage } from '../p2l.js';
+import { Behavior, Stage } from '../p2l.js';
+import { loadRuntime } from '../player/runtimes.js';
 import { fitCanvas } from '../player/framing.js';
 import { ModelDrawing, hookRenderer, track, untrack } from './drawing.js';
 import { MotionPriority, Motions, motionGroups } from './motions.js';
-import { decodePages } from './pages.js';
+import { decodePages } from '../player/textures.js';
 import { loadSource } from './source.js';
 
 export { MotionPriority };
@@ -16,23 +17,11 @@ const MAX_SIDE = 4096;
 const point = new Point();
 const matrix = new Matrix();
 
-// One runtime per p2l.wasm URL, shared by every model of the page.
-const runtimes = new Map();
-function sharedRuntime(wasm) {
-  const key = wasm == null ? '' : String(wasm);
-  if (!runtimes.has(key)) {
-    const loading = wasm == null ? Runtime.load() : Runtime.load(wasm);
-    loading.catch(() => runtimes.delete(key));
-    runtimes.set(key, loading);
-  }
-  return runtimes.get(key);
-}
-
 export class Live2DModel extends Container {
   /** Loads a model from a URL (.model3.json, .moc3, .p2lrt), files, or a model3.json object
    *  ({ json, files, url }); options in web/pixi.d.ts (Live2DModelOptions). */
   static async from(source, options = {}) {
-    const runtime = options.runtime ?? await sharedRuntime(options.wasm);
+    const runtime = options.runtime ?? await loadRuntime(options.wasm);
     const loaded = await loadSource(runtime, source, options);
     const warnings = [];
     let bitmaps;

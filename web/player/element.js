@@ -21,10 +21,11 @@
 //                no behaviors, clips or physics; drawn again only when something changes
 // Events: 'load' (detail { rig, warnings }), 'error' (detail { error }), 'hit' (detail
 // { id, name, x, y }: a click on the character; id null off its hit areas).
-import { Behavior, Runtime } from '../p2l.js';
+import { Behavior } from '../p2l.js';
 import { Player } from './player.js';
+import { loadRuntime } from './runtimes.js';
 
-export { Player };
+export { Player, loadRuntime };
 
 const BEHAVIORS = { blink: Behavior.BLINK, breath: Behavior.BREATH, look: Behavior.LOOK, 'lip-sync': Behavior.LIP_SYNC };
 const ALL_BEHAVIORS = Behavior.BLINK | Behavior.BREATH | Behavior.LOOK | Behavior.LIP_SYNC;
@@ -50,20 +51,6 @@ function parseSize(text) {
   if (!match) return null;
   const size = [Number(match[1]), Number(match[2])];
   return size.every((n) => n >= 1 && n <= 4096) ? size : null;
-}
-
-// One runtime per module URL, shared by every player of the page.
-const runtimes = new Map();
-
-/** The runtime of [wasm] (a URL; default p2l.wasm next to p2l.js), loaded once per page. */
-export function loadRuntime(wasm) {
-  const key = wasm == null ? '' : String(wasm);
-  if (!runtimes.has(key)) {
-    const loading = wasm == null ? Runtime.load() : Runtime.load(wasm);
-    loading.catch(() => runtimes.delete(key));
-    runtimes.set(key, loading);
-  }
-  return runtimes.get(key);
 }
 
 /** Draws a rig in [target]: a canvas, drawn into as it is laid out, or any other element, which

@@ -34,6 +34,7 @@
 
 #include "p2l/p2l_cubism.h"
 #include "p2l/p2l_speech.h"
+#include "p2l/audio.hpp"
 #include "p2l/format.hpp"
 #include "p2l/p2l.h"
 #include "p2l/render.hpp"
@@ -426,7 +427,7 @@ class Speech {
     if (py::isinstance<py::bytes>(samples) || py::isinstance<py::bytearray>(samples) || py::isinstance<py::memoryview>(samples)) {
       const std::uint32_t f = format_code(format.empty() ? "s16" : format);
       const py::buffer_info info = py::buffer(samples).request();
-      const std::size_t frame_bytes = bytes_of(f) * channels;
+      const std::size_t frame_bytes = p2l::pcm_bytes(static_cast<p2l::PcmFormat>(f)) * channels;
       const std::size_t size = static_cast<std::size_t>(info.size * info.itemsize);
       if (size % frame_bytes != 0)
         raise(PyExc_ValueError, std::to_string(size) + " bytes are not whole frames of " + std::to_string(frame_bytes) + " bytes");
@@ -464,15 +465,6 @@ class Speech {
     if (f == "f32") return P2L_PCM_F32;
     if (f == "f64") return P2L_PCM_F64;
     raise(PyExc_ValueError, "unknown sample format \"" + f + "\" (u8, s16, s24, s32, f32 or f64)");
-  }
-  static std::size_t bytes_of(std::uint32_t f) {
-    switch (f) {
-      case P2L_PCM_U8: return 1;
-      case P2L_PCM_S16: return 2;
-      case P2L_PCM_S24: return 3;
-      case P2L_PCM_F64: return 8;
-      default: return 4;
-    }
   }
   void check(bool pushed) const {
     if (!pushed) raise(PyExc_ValueError, std::string("push: ") + p2l_speech_error(speech_));
