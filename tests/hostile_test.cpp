@@ -148,6 +148,41 @@ TEST(Hostile, AHugeSimulationWindLeavesTheOutputsFinite) {
   EXPECT_TRUE(r.finite_vertices());
 }
 
+// A file may give a parameter a range as wide as float's. Under Cubism's rules the lip sync
+// adds 0.8 × (max - min) × level: inf × 0 made NaN in the first update (a capi fuzzer finding,
+// CI on a661cc0); the breath, the sways and the gaze scaled the same width.
+TEST(Hostile, ARangeAsWideAsFloatsLeavesTheParametersFinite) {
+  constexpr float kMax = std::numeric_limits<float>::max();
+  p2l::Rig rig = p2l_test::make_full_rig();
+  for (p2l::Parameter& p : rig.parameters) {
+    p.min = -kMax;
+    p.max = kMax;
+    p.repeat = false;
+  }
+  rig.parameters[0].default_value = kMax;
+  rig.roles = {p2l::Role{"LipSync", {0, 1}}, p2l::Role{"Breath", {2}},   p2l::Role{"AngleX", {0}},
+               p2l::Role{"AngleY", {1}},     p2l::Role{"EyeBallX", {3}}, p2l::Role{"BodyAngleX", {2}}};
+  rig.expressions[0].cubism_playback = true;  // the rig plays by Cubism's rules: the lip mix is add
+  CapiRig r(rig);
+  ASSERT_NE(r.rig, nullptr);
+  p2l_set_cubism_playback(r.rig, true);
+  p2l_behaviors(r.rig, 15);
+  for (const float strength : {0.0f, 1.0f}) {
+    ASSERT_TRUE(p2l_behavior_strength(r.rig, strength, strength, 1.0f));
+    for (const float level : {0.0f, 1.0f}) {
+      p2l_lip_sync(r.rig, level);
+      p2l_look_at(r.rig, level, -level);
+      for (int frame = 0; frame < 5; ++frame) {
+        p2l_update(r.rig, 1.0f / 30.0f);
+        const float* current = p2l_parameter_current(r.rig);
+        for (std::uint32_t p = 0; p < p2l_parameter_count(r.rig); ++p)
+          ASSERT_TRUE(std::isfinite(current[p])) << "parameter " << p << ", strength " << strength << ", level " << level
+                                                  << ", frame " << frame << ": " << current[p];
+      }
+    }
+  }
+}
+
 // NaN colours went through every blend into the outputs (fuzz/seeds/capi/regress-nan-mesh-colours).
 TEST(Hostile, NonFiniteColoursAreRefused) {
   CapiRig r(p2l_test::make_small_rig());

@@ -46,6 +46,21 @@ float wave(double time, float cycle) {
   return static_cast<float>(libm::sin(2.0 * std::numbers::pi * (std::fmod(time, c) / c)));
 }
 
+// A range may be as wide as float's, where max - min is inf (and inf times a weight of 0, NaN).
+// These keep the documented formulas (bit for bit where they are finite) and end at the range's
+// edge where a sum passes float's.
+// (to - from) * a * b, multiplied in that order.
+float width(float from, float to, float a, float b = 1.0f) {
+  const float w = to - from;
+  if (std::isfinite(w)) return w * a * b;
+  const float f = a * b;
+  return to * f - from * f;
+}
+float add_within(float value, float delta, float min, float max) {
+  const float sum = value + delta;
+  return std::isinf(sum) ? std::clamp(sum, min, max) : sum;
+}
+
 }  // namespace
 
 Behaviors::Behaviors(const Rig& rig) : mouth_(rig) {
@@ -139,8 +154,8 @@ float Behaviors::eyes() {
 // [fraction] of the way from the default toward the end of the range in that direction.
 void Behaviors::apply_look(const Target& t, float fraction, std::span<float> values) const {
   if (t.parameter >= values.size()) return;
-  const float reach = fraction >= 0.0f ? (t.max - t.default_value) * fraction : (t.default_value - t.min) * fraction;
-  values[t.parameter] += reach * look_;
+  const float reach = fraction >= 0.0f ? width(t.default_value, t.max, fraction, look_) : width(t.min, t.default_value, fraction, look_);
+  values[t.parameter] = add_within(values[t.parameter], reach, t.min, t.max);
 }
 
 void Behaviors::update(float dt, std::span<float> values, bool blink_paused) {
@@ -166,13 +181,13 @@ void Behaviors::update(float dt, std::span<float> values, bool blink_paused) {
       const float w = wave(time_, s.sway.cycle);
       for (const Target& t : role(s.role))
         if (t.parameter < values.size())
-          values[t.parameter] += (s.sway.offset + s.sway.peak * w) * (t.max - t.min) * 0.5f * sway_;
+          values[t.parameter] = add_within(values[t.parameter], width(t.min, t.max, (s.sway.offset + s.sway.peak * w) * 0.5f, sway_), t.min, t.max);
     }
     // Breathing sets its parameter across the whole range; the sway strength leaves it.
     const float w = wave(time_, kBreathSway.cycle);
     for (const Target& t : role(kRoleBreath))
       if (t.parameter < values.size())
-        values[t.parameter] = t.min + (kBreathSway.offset + kBreathSway.peak * w) * (t.max - t.min);
+        values[t.parameter] = add_within(t.min, width(t.min, t.max, kBreathSway.offset + kBreathSway.peak * w), t.min, t.max);
   }
 
   if (enabled_ & kLook) {

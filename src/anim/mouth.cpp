@@ -87,15 +87,23 @@ void Mouth::set_vowels(const std::array<float, kVowelCount>* weights) {
   for (std::size_t v = 0; v < kVowelCount; ++v) vowels_[v] = std::isfinite((*weights)[v]) && (*weights)[v] > 0.0f ? (*weights)[v] / sum : 0.0f;
 }
 
-// Opens [t] by [amount] (0..1 of its range from its minimum) by the mix.
+// Opens [t] by [amount] (0..1 of its range from its minimum) by the mix. A range may be as wide
+// as float's: std::lerp stays in it where min + (max - min) * amount would make inf, and NaN
+// at amount 0.
 void Mouth::open(const Target& t, float amount, std::span<float> values) const {
   if (t.parameter >= values.size()) return;
   float& v = values[t.parameter];
-  const float opening = (t.max - t.min) * amount;
+  const float at = std::lerp(t.min, t.max, amount);
   switch (mix_) {
-    case LipMix::Floor: v = std::fmax(v, t.min + opening); break;  // NaN: the floor
-    case LipMix::Add: v = v + kCubismWeight * opening; break;
-    case LipMix::Set: v = t.min + opening; break;
+    case LipMix::Floor: v = std::fmax(v, at); break;  // NaN: the floor
+    case LipMix::Add: {
+      // Cubism's AddParameterValue sets through SetParameterValue, which clamps to the range.
+      const float from = std::isnan(v) ? t.min : v;
+      const float sum = from + kCubismWeight * (at - t.min);
+      v = std::clamp(sum, t.min, t.max);
+      break;
+    }
+    case LipMix::Set: v = at; break;
   }
 }
 
@@ -121,9 +129,9 @@ void Mouth::apply(std::span<float> values) const {
     const float f = form / voiced;
     for (const Target& t : targets_[1]) {
       if (t.parameter >= values.size()) continue;
-      const float target = f >= 0.0f ? t.default_value + (t.max - t.default_value) * f : t.default_value + (t.default_value - t.min) * f;
+      const float target = f >= 0.0f ? std::lerp(t.default_value, t.max, f) : std::lerp(t.default_value, t.min, -f);
       float& v = values[t.parameter];
-      v = std::isnan(v) ? target : v + (target - v) * reach;
+      v = std::isnan(v) ? target : std::lerp(v, target, reach);
     }
   }
   for (std::size_t v = 0; v + 1 < kVowelCount; ++v)

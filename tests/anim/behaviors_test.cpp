@@ -853,6 +853,34 @@ TEST(Behaviors, ShortValueSpansAreSafe) {
   SUCCEED();
 }
 
+// A rig may give its parameters any finite range, up to the whole of float's, and leave any value
+// in it: every behavior writes a finite value (a width of max - min past float's made inf, and
+// times a strength or a gaze of 0, NaN).
+TEST(Behaviors, EveryRangeGivesFiniteValues) {
+  constexpr float kMax = std::numeric_limits<float>::max();
+  for (const float def : {0.0f, kMax, -kMax}) {
+    Rig rig = behavior_rig();
+    for (auto& p : rig.parameters) p = param(p.id, -kMax, kMax, def);
+    for (const float strength : {0.0f, 1.0f})
+      for (const float gaze : {0.0f, 1.0f, -1.0f})
+        for (const float start : {def, kMax, -kMax, 0.0f}) {
+          p2l::anim::Behaviors b(rig);
+          b.set_enabled(15);
+          ASSERT_TRUE(b.set_strength(strength, strength, 1.0f));
+          b.look_at(gaze, -gaze);
+          b.lip_sync(strength);
+          for (int i = 0; i < 40; ++i) {
+            std::vector<float> v(rig.parameters.size(), start);
+            b.update(0.1f, v);
+            for (std::size_t p = 0; p < v.size(); ++p)
+              ASSERT_TRUE(std::isfinite(v[p])) << "parameter " << p << " from " << start << ", default " << def
+                                               << ", strength " << strength << ", gaze " << gaze << ", update " << i
+                                               << ": " << v[p];
+          }
+        }
+  }
+}
+
 // The original runtime's output: rig extras, blink and breath on, seed 1, ParamAngleX = 20
 // set by the host, 120 updates of 0.0166667 s (the rig's physics runs too, but these three
 // parameters come from the behaviors alone).

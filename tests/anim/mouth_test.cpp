@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <cmath>
 #include <limits>
 #include <vector>
 
@@ -122,6 +123,55 @@ TEST(Mouth, VowelsTakeTheFormFromTheOpening) {
   v = applied(m, {0, 0, 0, 0, 0});
   EXPECT_FLOAT_EQ(v[kForm], 1.0f);  // wide: shaped, not opened
   EXPECT_FLOAT_EQ(v[kOpen], 0.5f * 0.35f);
+}
+
+// A rig may give a parameter any finite range, up to the whole of float's: the mouth writes a
+// value in it, never inf or NaN (an opening of 0 times an infinite width made NaN in add, a
+// capi fuzzer finding), and add keeps the sum in the range as Cubism's SetParameterValue does.
+TEST(Mouth, EveryRangeGivesAValueInIt) {
+  constexpr float kMax = std::numeric_limits<float>::max();
+  p2l::Rig rig = mouth_rig();
+  rig.parameters[kOpen] = param("MouthOpen", -kMax, kMax, 0);
+  rig.parameters[kForm] = param("MouthForm", -kMax, kMax, 0);
+  rig.parameters[kA] = param("ParamA", -kMax, kMax, kMax);
+  rig.parameters[kI] = param("ParamI", -kMax, kMax, -kMax);
+  Mouth m(rig);
+  const std::array<float, p2l::kVowelCount> a{1, 0, 0, 0, 0, 0}, u{0, 0, 1, 0, 0, 0}, mix{0.3f, 0, 0.5f, 0, 0, 0.2f};
+  const std::array<float, p2l::kVowelCount>* vowels[] = {nullptr, &a, &u, &mix};
+  for (const LipMix lip : {LipMix::Floor, LipMix::Add, LipMix::Set})
+    for (const float level : {0.0f, 0.1f, 0.5f, 1.0f})
+      for (const auto* w : vowels)
+        for (const float start : {0.0f, -kMax, kMax, 0.9f * kMax}) {
+          m.set_mix(lip);
+          m.set_level(level);
+          m.set_vowels(w);
+          const std::vector<float> v = applied(m, {start, start, start, start, 0});
+          for (std::size_t p = 0; p < v.size(); ++p) {
+            SCOPED_TRACE(testing::Message() << "mix " << static_cast<int>(lip) << ", level " << level << ", vowels "
+                                            << (w != nullptr) << ", from " << start << ", parameter " << p);
+            EXPECT_TRUE(std::isfinite(v[p])) << v[p];
+            EXPECT_GE(v[p], rig.parameters[p].min);
+            EXPECT_LE(v[p], rig.parameters[p].max);
+          }
+        }
+  // Add at level 0 leaves the value as it was; the whole level opens to the top.
+  m.set_vowels(nullptr);
+  m.set_mix(LipMix::Add);
+  m.set_level(0.0f);
+  EXPECT_EQ(applied(m, {0.25f, 0, 0, 0, 0})[kOpen], 0.25f);
+  m.set_level(1.0f);
+  EXPECT_EQ(applied(m, {0.25f, 0, 0, 0, 0})[kOpen], kMax);
+}
+
+// Add clamps to the range, as Cubism's AddParameterValue (SetParameterValue) does.
+TEST(Mouth, AddStaysInTheRange) {
+  const p2l::Rig rig = mouth_rig();
+  Mouth m(rig);
+  m.set_mix(LipMix::Add);
+  m.set_level(1.0f);
+  EXPECT_FLOAT_EQ(applied(m, {0.9f, 0, 0, 0, 0})[kOpen], 1.0f);
+  m.set_level(0.25f);
+  EXPECT_FLOAT_EQ(applied(m, {0.5f, 0, 0, 0, 0})[kOpen], 0.7f);
 }
 
 }  // namespace
