@@ -9,6 +9,8 @@
 #include "eval/cubism_evaluate.hpp"
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <cmath>
 #include <cstring>
 
@@ -193,7 +195,9 @@ void evaluate_parts(const Rig& rig, const ModelPlan& plan, const CubismWeigher& 
     float order = props.scalar(pp.channels, ChannelType::DrawOrder, static_cast<float>(part.draw_order), false);
     props.visit(pp.channels);
     const std::int32_t parent = pp.parent;
-    c.part_on[pi] = part.enabled && !props.outside() && (parent < 0 || c.part_on[static_cast<std::size_t>(parent)]);
+    const bool on = part.enabled && !props.outside() && (parent < 0 || c.part_on[static_cast<std::size_t>(parent)]);
+    c.part_switched[pi] = on != static_cast<bool>(c.part_on[pi]);
+    c.part_on[pi] = on;
     // Part opacity is an input of the Core (isVisible starts it at 0 or 1): here the host's
     // and the animation's factors over that start. The product down the tree stops at a part
     // with an offscreen: the offscreen carries it (measured on Ren with Core 6.0.1).
@@ -233,6 +237,24 @@ void evaluate_deformers(const Rig& rig, const ModelPlan& plan, const CubismWeigh
   for (std::size_t i = 0; i < rig.deformers.size(); ++i) {
     const Deformer& d = rig.deformers[i];
     const DeformerPlan& dp = plan.deformers[i];
+    // Change tracking: a deformer whose reads, parent and part did not change keeps its frame,
+    // lattice, opacity and colours, and leaves the probe direction as it left it (a rotation that
+    // reused the direction is evaluated again when the direction it found has changed).
+    std::array<float, 4>& direction = c.direction[i];
+    const bool probes = d.kind == DeformerKind::Rotation && d.parent >= 0;
+    if (s.tracking && !(d.parent >= 0 && s.deformer_dirty[static_cast<std::size_t>(d.parent)]) &&
+        !(d.part >= 0 && c.part_switched[static_cast<std::size_t>(d.part)]) && !reads_changed(plan, dp.reads, s) &&
+        !(probes && c.deformer_on[i] && c.frames[i].reused_direction &&
+          (std::bit_cast<std::uint32_t>(direction[0]) != std::bit_cast<std::uint32_t>(c.probe_direction[0]) ||
+           std::bit_cast<std::uint32_t>(direction[1]) != std::bit_cast<std::uint32_t>(c.probe_direction[1])))) {
+      s.deformer_dirty[i] = 0;
+      if (probes && c.deformer_on[i]) {
+        c.probe_direction[0] = direction[2];
+        c.probe_direction[1] = direction[3];
+      }
+      continue;
+    }
+    s.deformer_dirty[i] = 1;
     const bool has_grid = d.kind == DeformerKind::Warp ? d.lattice.has_value() : d.pivot.has_value();
     bool outside = false;
     const auto grid = has_grid ? weigh(dp.grid, outside) : std::span<const CellWeight>{};
@@ -294,7 +316,11 @@ void evaluate_deformers(const Rig& rig, const ModelPlan& plan, const CubismWeigh
       in.base_angle = d.base_angle;
       in.reflect_x = flip_x;
       in.reflect_y = flip_y;
+      direction[0] = c.probe_direction[0];
+      direction[1] = c.probe_direction[1];
       c.frames[i] = cubism_rotation(in, parent, c.probe_direction);
+      direction[2] = c.probe_direction[0];
+      direction[3] = c.probe_direction[1];
     }
     if (d.parent >= 0) {
       const std::size_t p = static_cast<std::size_t>(d.parent);
@@ -361,18 +387,25 @@ void evaluate_meshes(const Rig& rig, const ModelPlan& plan, const CubismWeigher&
     props.visit(mp.channels);
     const bool on = m.visible && !outside && !props.outside() && (mp.part < 0 || c.part_on[static_cast<std::size_t>(mp.part)]) &&
                     (m.parent < 0 || c.deformer_on[static_cast<std::size_t>(m.parent)]);
+    // Change tracking: a mesh shown before and now whose reads and parent did not change keeps
+    // its vertices (its buffer holds last evaluation's output); its opacity, colours and draw
+    // order are computed again all the same (cheap). Glued meshes are always evaluated.
+    const bool fresh = !(s.tracking && on && c.mesh_on[mi] && !mp.glued &&
+                         !(m.parent >= 0 && s.deformer_dirty[static_cast<std::size_t>(m.parent)]) &&
+                         !reads_changed(plan, mp.reads, s));
     c.mesh_on[mi] = on;
+    c.mesh_fresh[mi] = on && fresh;
     s.mesh_dirty[mi] = on;
     if (!on) {
       keep_hidden_mesh(rig, m, mp, mi, weigh, s);
       continue;
     }
     float* out = c.vertices.data() + mp.vertex_offset;
-    const std::size_t n = std::size_t{mp.vertex_count} * 2;
+    const std::size_t n = fresh ? std::size_t{mp.vertex_count} * 2 : 0;
     const float* start = m.geometry ? m.geometry->positions.data() : nullptr;
-    if (has_grid)
+    if (fresh && has_grid)
       blend_cells(grid, m.keyforms->forms, start, out, n);
-    else
+    else if (fresh)
       blend_rows(start, nullptr, nullptr, 0, out, n);
     c.mesh_multiply[mi] = multiply;
     c.mesh_screen[mi] = screen;
@@ -384,7 +417,7 @@ void evaluate_meshes(const Rig& rig, const ModelPlan& plan, const CubismWeigher&
     }
     if (m.parent >= 0) {
       const std::size_t p = static_cast<std::size_t>(m.parent);
-      cubism_map_points(c.frames[p], out, n);
+      if (fresh) cubism_map_points(c.frames[p], out, n);
       // Composed with the deformers' the colours are clamped; a mesh at the root keeps its own.
       compose_colors(multiply, screen, c.deformer_multiply[p], c.deformer_screen[p]);
       for (int k = 0; k < 3; ++k) {
@@ -450,7 +483,7 @@ void write_output(const Rig& rig, const ModelPlan& plan, InstanceState& s) {
   const float ox = rig.canvas.origin_x, oy = rig.canvas.origin_y, ppu = rig.canvas.pixels_per_unit;
   const float up = rig.canvas.y_up ? 1.0f : -1.0f;  // the Core negates y, unless the moc's root is y up already
   for (std::size_t mi = 0; mi < rig.meshes.size(); ++mi) {
-    if (!c.mesh_on[mi]) continue;
+    if (!c.mesh_fresh[mi]) continue;  // hidden, or shown with the vertices it had (turned already)
     const MeshPlan& mp = plan.meshes[mi];
     // Two distinct buffers (restrict lets the compiler vectorise the loop).
     float* __restrict model = c.vertices.data() + mp.vertex_offset;
@@ -602,6 +635,9 @@ void init_cubism_state(const Rig& rig, const ModelPlan& p, InstanceState& s) {
   sized(c.deformer_screen, deformers);
   sized(c.part_input, parts);
   sized(c.part_opacity, parts);
+  sized(c.part_switched, parts);
+  sized(c.mesh_fresh, meshes);
+  sized(c.direction, deformers);
   // The Core's buffers before its first update hold zero, but for the colours of a file whose
   // meshes have no keyform colours (moc3 before version 4), which are the constants from the
   // start (measured, Core 6.0.1: white and black on version 2 exports with meshes hidden from
@@ -628,8 +664,7 @@ void evaluate_cubism(const Model& model, InstanceState& s, StageMark mark) {
   };
   for (std::size_t i = 0; i < rig.parameters.size(); ++i) s.normalized[i] = cubism_normalize(rig.parameters[i], s.current[i]);
   s.weight_cache.invalidate();
-  s.tracking = false;
-  s.evaluated_valid = false;
+  start_tracking(s);
   const CubismWeigher weigh{s.normalized.data(), plan.cubism_plan.epsilon.data(), s.cells.data(), &s.weight_cache};
   done(0);
   evaluate_parts(rig, plan, weigh, s);

@@ -241,6 +241,7 @@ CubismFrame cubism_rotation(const RotationInput& in, const CubismFrame* parent, 
         found = true;
       }
     }
+    f.reused_direction = !found;
     float turn = libm::atan2(last_direction[1], last_direction[0]) - libm::atan2(probe, 0.0f);
     while (turn < -kPi) turn += 2 * kPi;
     while (turn > kPi) turn -= 2 * kPi;

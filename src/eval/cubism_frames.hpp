@@ -28,6 +28,8 @@ struct CubismFrame {
   // The scale a child rotation multiplies into its own: a rotation's composed scale, a
   // warp's parent's (1 at the root).
   float inherited_scale = 1;
+  // A rotation whose probe could not move: it took the last direction found before it.
+  bool reused_direction = false;
 };
 
 // Fills a warp frame's affine extension from its lattice's four corners.

@@ -19,28 +19,14 @@ namespace {
 
 float clamp01(float v) { return v < 0.0f ? 0.0f : (v > 1.0f ? 1.0f : v); }
 
-// True when this evaluation changes a parameter of the set.
-bool reads_changed(const ModelPlan& plan, ReadSet reads, const InstanceState& s) {
-  for (std::uint32_t k = reads.first; k < reads.first + reads.count; ++k)
-    if (s.changed[plan.reads[k]]) return true;
-  return false;
-}
-
 }  // namespace
 
 void normalize_parameters(const ModelPlan& plan, InstanceState& s) {
   for (std::size_t i = 0; i < plan.parameters.size(); ++i) s.normalized[i] = normalize(plan.parameters[i], s.current[i]);
   // The start of an evaluation: cached weights are for other values, and what changed since
-  // the last one decides what is evaluated again. Advanced mode's hooks read more than the
-  // plan's read sets say (held parameters, skins, simulations): it evaluates everything, and
-  // the evaluation after it too.
+  // the last one decides what is evaluated again.
   s.weight_cache.invalidate();
-  s.tracking = s.evaluated_valid && !s.advanced;
-  if (s.tracking)
-    for (std::size_t i = 0; i < s.normalized.size(); ++i)
-      s.changed[i] = std::bit_cast<std::uint32_t>(s.normalized[i]) != std::bit_cast<std::uint32_t>(s.evaluated[i]);
-  std::copy(s.normalized.begin(), s.normalized.end(), s.evaluated.begin());
-  s.evaluated_valid = !s.advanced;
+  start_tracking(s);
 }
 
 Frame deformer_frame(const Deformer& d, const DeformerPlan& dp, const Frame* parent, const Weigher& weigh, float* points,

@@ -2,6 +2,9 @@
 // evaluation only writes into memory it already has.
 #pragma once
 
+#include <algorithm>
+#include <array>
+#include <bit>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -60,6 +63,11 @@ struct CubismState {
   std::vector<std::int32_t> render_orders;
   std::vector<std::int32_t> draw_orders;    // per mesh, as csmGetDrawableDrawOrders
   float probe_direction[2] = {0.0f, 0.0f};
+  // Change tracking (InstanceState::tracking): a part whose being shown changed this evaluation;
+  // the probe direction each rotation found before and left after it (a rotation that reused the
+  // direction depends on what it found); a mesh whose vertices this evaluation wrote.
+  std::vector<std::uint8_t> part_switched, mesh_fresh;
+  std::vector<std::array<float, 4>> direction;  // per deformer: before x, y, after x, y
 };
 
 }  // namespace p2l::eval
@@ -87,6 +95,7 @@ struct InstanceState {
   std::vector<std::uint8_t> changed, deformer_dirty, mesh_dirty;
   bool evaluated_valid = false;  // the buffers hold an evaluation at [evaluated]
   bool tracking = false;         // this evaluation skips what its changes do not reach
+  bool incremental = true;       // false: every evaluation from scratch (tests compare the two)
 
   // Deformers.
   std::vector<eval::Frame> frames;
@@ -143,5 +152,29 @@ struct InstanceState {
   } shown;
   std::vector<std::int32_t> place;  // this evaluation's render place per mesh, -1 when not drawn
 };
+
+namespace eval {
+
+// Starts an evaluation's change tracking at s.normalized: which parameters moved since the
+// buffers were last evaluated (bit for bit), and whether this evaluation may skip what they do
+// not reach. Advanced mode's hooks read more than the plan's read sets say (held parameters,
+// skins, simulations): it evaluates everything, and the evaluation after it too.
+inline void start_tracking(InstanceState& s) {
+  s.tracking = s.evaluated_valid && s.incremental && !s.advanced;
+  if (s.tracking)
+    for (std::size_t i = 0; i < s.normalized.size(); ++i)
+      s.changed[i] = std::bit_cast<std::uint32_t>(s.normalized[i]) != std::bit_cast<std::uint32_t>(s.evaluated[i]);
+  std::copy(s.normalized.begin(), s.normalized.end(), s.evaluated.begin());
+  s.evaluated_valid = !s.advanced;
+}
+
+// True when this evaluation changes a parameter of the set.
+inline bool reads_changed(const ModelPlan& plan, ReadSet reads, const InstanceState& s) {
+  for (std::uint32_t k = reads.first; k < reads.first + reads.count; ++k)
+    if (s.changed[plan.reads[k]]) return true;
+  return false;
+}
+
+}  // namespace eval
 
 }  // namespace p2l
