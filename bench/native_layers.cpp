@@ -31,6 +31,7 @@
 #include "p2l/format.hpp"
 #include "p2l/import.hpp"
 #include "p2l/p2l.h"
+#include "eval/state.hpp"
 
 namespace {
 
@@ -238,6 +239,17 @@ int main(int argc, char** argv) {
     std::copy_n(poses.values.data() + f * np, np, instance.parameters().data());
     instance.evaluate();
   });
+  // What change tracking leaves to do: deformers and meshes (vertices) evaluated per frame.
+  double deformers = 0, meshes = 0;
+  for (std::size_t f = 0; f < poses.count; ++f) {
+    std::copy_n(poses.values.data() + f * np, np, instance.parameters().data());
+    instance.evaluate();
+    const p2l::InstanceState& s = instance.state();
+    for (const std::uint8_t d : s.deformer_dirty) deformers += d;
+    for (const std::uint8_t m : s.cubism.mesh_fresh) meshes += m;
+  }
+  deformers /= static_cast<double>(poses.count);
+  meshes /= static_cast<double>(poses.count);
 
   p2l::WriteResult written = p2l::write(*rig);
   if (!written) die(model_path + ": " + written.error.to_string());
@@ -253,9 +265,10 @@ int main(int argc, char** argv) {
   p2l_rig_free(capi_rig);
   p2l_model_free(model);
 
-  std::printf("{\"model\": \"%s\", \"mode\": \"%s\", \"frames\": %zu, \"cpp_cpu_us\": %s, \"cpp_wall_us\": %s, "
+  std::printf("{\"model\": \"%s\", \"mode\": \"%s\", \"frames\": %zu, \"deformers\": %zu, \"meshes\": %zu, "
+              "\"deformers_evaluated\": %.1f, \"meshes_evaluated\": %.1f, \"cpp_cpu_us\": %s, \"cpp_wall_us\": %s, "
               "\"capi_cpu_us\": %s, \"capi_wall_us\": %s}\n",
-              model_path.c_str(), track.empty() ? "sweep" : "track", poses.count, list(cpp.cpu).c_str(), list(cpp.wall).c_str(),
-              list(capi.cpu).c_str(), list(capi.wall).c_str());
+              model_path.c_str(), track.empty() ? "sweep" : "track", poses.count, rig->deformers.size(), rig->meshes.size(),
+              deformers, meshes, list(cpp.cpu).c_str(), list(cpp.wall).c_str(), list(capi.cpu).c_str(), list(capi.wall).c_str());
   return 0;
 }
