@@ -269,18 +269,30 @@ void evaluate_deformers(const Rig& rig, const ModelPlan& plan, const CubismWeigh
     const bool on = d.enabled && !outside && !props.outside() && (d.part < 0 || c.part_on[static_cast<std::size_t>(d.part)]) &&
                     (d.parent < 0 || c.deformer_on[static_cast<std::size_t>(d.parent)]);
     c.deformer_on[i] = on;
-    if (!on) continue;  // its frame is never read: every child of a hidden deformer hides too
+    if (!on) {
+      c.deformer_local[i] = 0;  // its reads may change while it is not evaluated
+      continue;  // its frame is never read: every child of a hidden deformer hides too
+    }
     if (d.kind == DeformerKind::Warp) {
       float* points = s.warp_points.data() + dp.points_offset;
       const std::size_t n = std::size_t{dp.point_count} * 2;
-      if (has_grid)
+      // Its lattice before the parent maps it: kept from the last evaluation when its own reads
+      // did not change (only a parent moved), as in real playback, where a body sway moves
+      // everything below it and little else changes.
+      float* local = c.local_points.data() + dp.points_offset;
+      const bool keep_local = s.tracking && c.deformer_local[i] && !reads_changed(plan, dp.reads, s);
+      if (keep_local)
+        std::memcpy(points, local, n * sizeof(float));
+      else if (has_grid)
         blend_cells(grid, d.lattice->forms, nullptr, points, n);
       else
         std::fill(points, points + n, 0.0f);
       for_each_cubism_mix(d.lattice_shapes, weigh.values, [&](const ShapeMix<LatticeShape>& mix) {
-        mix.add_to(points, n, [](const LatticeShape& x) -> const Array<float>& { return x.points; });
+        if (!keep_local) mix.add_to(points, n, [](const LatticeShape& x) -> const Array<float>& { return x.points; });
         mix.add_colors(opacity, multiply, screen);
       });
+      if (!keep_local) std::memcpy(local, points, n * sizeof(float));
+      c.deformer_local[i] = 1;
       if (rig.canvas.blend_clamp && !d.lattice_shapes.empty()) clamp_blended(opacity, multiply, screen);
       if (parent) cubism_map_points(*parent, points, n);
       CubismFrame& f = c.frames[i];
@@ -397,13 +409,20 @@ void evaluate_meshes(const Rig& rig, const ModelPlan& plan, const CubismWeigher&
     c.mesh_fresh[mi] = on && fresh;
     s.mesh_dirty[mi] = on;
     if (!on) {
+      c.mesh_local[mi] = 0;  // its reads may change while it is hidden
       keep_hidden_mesh(rig, m, mp, mi, weigh, s);
       continue;
     }
     float* out = c.vertices.data() + mp.vertex_offset;
     const std::size_t n = fresh ? std::size_t{mp.vertex_count} * 2 : 0;
+    // Its vertices before the parent maps them (keyforms and blend shapes): kept from the last
+    // evaluation when its own reads did not change, as a warp's lattice is.
+    float* local = c.local_vertices.data() + mp.vertex_offset;
+    const bool keep_local = fresh && s.tracking && c.mesh_local[mi] && !reads_changed(plan, mp.reads, s);
     const float* start = m.geometry ? m.geometry->positions.data() : nullptr;
-    if (fresh && has_grid)
+    if (keep_local)
+      std::memcpy(out, local, n * sizeof(float));
+    else if (fresh && has_grid)
       blend_cells(grid, m.keyforms->forms, start, out, n);
     else if (fresh)
       blend_rows(start, nullptr, nullptr, 0, out, n);
@@ -413,8 +432,10 @@ void evaluate_meshes(const Rig& rig, const ModelPlan& plan, const CubismWeigher&
       // The Core makes the keyed draw order its integer before blend shapes add to it
       // (measured: v5-all in tests/cubism/fixtures).
       order = static_cast<float>(cubism_draw_order(order));
-      add_mesh_shapes(rig, m, weigh, out, n, opacity, multiply, screen, order);
+      add_mesh_shapes(rig, m, weigh, out, keep_local ? 0 : n, opacity, multiply, screen, order);
     }
+    if (fresh && !keep_local) std::memcpy(local, out, n * sizeof(float));
+    c.mesh_local[mi] = 1;
     if (m.parent >= 0) {
       const std::size_t p = static_cast<std::size_t>(m.parent);
       if (fresh) cubism_map_points(c.frames[p], out, n);
@@ -637,6 +658,10 @@ void init_cubism_state(const Rig& rig, const ModelPlan& p, InstanceState& s) {
   sized(c.part_opacity, parts);
   sized(c.part_switched, parts);
   sized(c.mesh_fresh, meshes);
+  sized(c.mesh_local, meshes);
+  sized(c.deformer_local, deformers);
+  sized(c.local_vertices, p.vertex_floats);
+  sized(c.local_points, p.warp_floats);
   sized(c.direction, deformers);
   // The Core's buffers before its first update hold zero, but for the colours of a file whose
   // meshes have no keyform colours (moc3 before version 4), which are the constants from the

@@ -67,6 +67,10 @@ struct CubismState {
   // the probe direction each rotation found before and left after it (a rotation that reused the
   // direction depends on what it found); a mesh whose vertices this evaluation wrote.
   std::vector<std::uint8_t> part_switched, mesh_fresh;
+  // Vertices and warp lattices before their parents map them, and whether they hold this pose's
+  // (the object was evaluated shown last time; hidden, its reads may have moved unseen).
+  std::vector<float> local_vertices, local_points;
+  std::vector<std::uint8_t> mesh_local, deformer_local;
   std::vector<std::array<float, 4>> direction;  // per deformer: before x, y, after x, y
 };
 
