@@ -155,8 +155,8 @@ TEST(EvalSimd, TheDispatchedWarpIsTheScalarWarp) {
 
 }  // namespace
 
-// Under Cubism's rules: cubism_map_points (four points at a time through the vector extension)
-// against cubism_map_warp point by point, on the same lattices and points.
+// Under Cubism's rules: cubism_map_points (eight points at a time with AVX2, four through the
+// vector extension) against cubism_map_warp point by point, on the same lattices and points.
 TEST(EvalSimd, TheCubismWarpOfFourPointsIsTheCubismWarpOfEach) {
   std::mt19937 rng(20261202);
   std::size_t compared = 0;
@@ -168,11 +168,12 @@ TEST(EvalSimd, TheCubismWarpOfFourPointsIsTheCubismWarpOfEach) {
     f.bilinear = l.frame.bilinear;
     f.points = l.points.data();
     p2l::eval::cubism_finish_warp(f);
-    const std::size_t count = std::uniform_int_distribution<std::size_t>(0, 41)(rng);
+    const std::size_t count = std::uniform_int_distribution<std::size_t>(0, 83)(rng);
     std::vector<float> given;
     for (std::size_t i = 0; i < count; ++i) {
-      // Mostly inside, so that most groups of four take the vector path.
-      const bool inside = i % 4 != 3;
+      // Mostly inside, so that most groups of four take the vector path; every other round all
+      // inside, so that groups of eight take the AVX2 path (where the processor has it).
+      const bool inside = round % 2 == 0 || i % 4 != 3;
       given.push_back(inside ? std::uniform_real_distribution<float>(0.0f, 1.0f)(rng) : random_coordinate(rng, f.columns));
       given.push_back(inside ? std::uniform_real_distribution<float>(0.0f, 1.0f)(rng) : random_coordinate(rng, f.rows));
       if (i % 5 == 0) given[given.size() - 1] = 1.0f - given[given.size() - 2];  // on a diagonal

@@ -217,9 +217,15 @@ std::size_t map_warp_inside4(const CubismFrame& f, float* xy, std::size_t n) {
 
 }  // namespace
 
+void cubism_map_warp4(const CubismFrame& f, float* xy, std::size_t n) {
+  for (std::size_t j = map_warp_inside4(f, xy, n); j + 1 < n; j += 2) cubism_map_warp(f, xy[j], xy[j + 1], xy[j], xy[j + 1]);
+}
+
 void cubism_map_points(const CubismFrame& f, float* xy, std::size_t n) {
+  static const bool avx2 = cubism_avx2_available();
   if (f.warp) {
-    for (std::size_t j = map_warp_inside4(f, xy, n); j + 1 < n; j += 2) cubism_map_warp(f, xy[j], xy[j + 1], xy[j], xy[j + 1]);
+    const std::size_t j = avx2 ? cubism_map_warp_avx2(f, xy, n) : 0;
+    cubism_map_warp4(f, xy + j, n - j);
   } else {
     for (std::size_t j = 0; j + 1 < n; j += 2) cubism_map_rotation(f, xy[j], xy[j + 1], xy[j], xy[j + 1]);
   }
