@@ -63,6 +63,13 @@ class Edge {
     tie_ = q.y < p.y || (q.y == p.y && q.x > p.x);
   }
   void start_row(double py) { row_ = dx_ * (py - by_); }
+  // The terms of at(): sign * (row - dy * (px - base_x)), for code that evaluates it on
+  // several pixels at once with the same operations.
+  double base_x() const { return bx_; }
+  double dy() const { return dy_; }
+  double row() const { return row_; }
+  double sign() const { return sign_; }
+  bool tie() const { return tie_; }
   double at(double px) const { return sign_ * (row_ - dy_ * (px - bx_)); }
   bool covers(double e) const { return e > 0.0 || (e == 0.0 && tie_); }
   // The pixel-centre x range this edge leaves open on the current row, widened by a pixel
@@ -90,13 +97,47 @@ inline bool finite(const Corner& c) { return std::isfinite(c.x) && std::isfinite
 
 }  // namespace detail
 
-// Calls fragment(pixel, u, v) for every pixel of a [width] x [height] image the triangle
-// (a, b, c) covers, pixel = y * width + x, with (u, v) interpolated at the pixel centre.
-// Skips triangles with a non-finite corner, an area under 1e-12 pixels or the culled sign.
-// Adds the pixel rectangle it visits to [touched] when given.
+// A triangle set up for rasterization, its edges started on the current row: what
+// raster_triangle() hands to its row callback.
+struct Triangle {
+  detail::Edge e0, e1, e2;  // opposite a, b and c
+  double inverse;           // 1 / area
+  Corner a, b, c;
+
+  // Whether the pixel whose centre is at x = [px] on the current row is covered, and its
+  // texture coordinates there.
+  bool at(double px, float& u, float& v) const {
+    const double w0 = e0.at(px);
+    if (!e0.covers(w0)) return false;
+    const double w1 = e1.at(px);
+    if (!e1.covers(w1)) return false;
+    const double w2 = e2.at(px);
+    if (!e2.covers(w2)) return false;
+    const double ka = w0 * inverse, kb = w1 * inverse, kc = 1.0 - ka - kb;
+    u = static_cast<float>(ka * a.u + kb * b.u + kc * c.u);
+    v = static_cast<float>(ka * a.v + kb * b.v + kc * c.v);
+    return true;
+  }
+};
+
+// Calls fragment(pixel, u, v) for every covered pixel of columns [first, last] of the row
+// that starts at pixel [row] (pixel = row + x).
 template <class Fragment>
-void raster_triangle(Corner a, Corner b, Corner c, std::uint32_t width, std::uint32_t height, Cull cull,
-                     Rect* touched, Fragment&& fragment) {
+inline void each_pixel(const Triangle& t, std::size_t row, std::int32_t first, std::int32_t last, Fragment&& fragment) {
+  for (std::int32_t x = first; x <= last; ++x) {
+    float u, v;
+    if (t.at(static_cast<double>(x) + 0.5, u, v)) fragment(row + static_cast<std::size_t>(x), u, v);
+  }
+}
+
+// Calls rows(triangle, row, first, last) for every row of a [width] x [height] image the
+// triangle (a, b, c) may cover: columns [first, last] of the row starting at pixel [row]
+// (y * width) hold every pixel it covers there, each decided by Triangle::at. Skips
+// triangles with a non-finite corner, an area under 1e-12 pixels or the culled sign. Adds
+// the pixel rectangle it visits to [touched] when given.
+template <class Rows>
+void raster_rows(Corner a, Corner b, Corner c, std::uint32_t width, std::uint32_t height, Cull cull, Rect* touched,
+                 Rows&& rows) {
   if (!detail::finite(a) || !detail::finite(b) || !detail::finite(c)) return;
   double area = (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x);
   if (!(std::fabs(area) >= 1e-12)) return;
@@ -115,46 +156,44 @@ void raster_triangle(Corner a, Corner b, Corner c, std::uint32_t width, std::uin
   const auto y0 = static_cast<std::int32_t>(fy0), y1 = static_cast<std::int32_t>(fy1);
   if (touched != nullptr) touched->add(Rect{x0, y0, x1 + 1, y1 + 1});
 
-  detail::Edge e0(b, c), e1(c, a), e2(a, b);  // opposite a, b and c
+  Triangle t{detail::Edge(b, c), detail::Edge(c, a), detail::Edge(a, b), 1.0 / area, a, b, c};
   // Row spans from the edges are exact enough while coordinates stay within 2^24 pixels;
   // beyond that every pixel of the box is tested.
   constexpr double kSpanLimit = 16777216.0;
   const bool spans = std::fmax(std::fmax(std::fabs(min_x), std::fabs(max_x)),
                                std::fmax(std::fabs(min_y), std::fabs(max_y))) < kSpanLimit;
-  const double inverse = 1.0 / area;
   const std::size_t stride = width;
   for (std::int32_t y = y0; y <= y1; ++y) {
     const double py = static_cast<double>(y) + 0.5;
-    e0.start_row(py);
-    e1.start_row(py);
-    e2.start_row(py);
+    t.e0.start_row(py);
+    t.e1.start_row(py);
+    t.e2.start_row(py);
     std::int32_t xs = x0, xe = x1;
     if (spans) {
       double lo = fx0 + 0.5, hi = fx1 + 0.5;
-      e0.narrow(lo, hi);
-      e1.narrow(lo, hi);
-      e2.narrow(lo, hi);
+      t.e0.narrow(lo, hi);
+      t.e1.narrow(lo, hi);
+      t.e2.narrow(lo, hi);
       if (!(lo <= hi)) continue;
       const double first = std::fmax(std::ceil(lo - 0.5), fx0), last = std::fmin(std::floor(hi - 0.5), fx1);
       if (!(first <= last)) continue;
       xs = static_cast<std::int32_t>(first);
       xe = static_cast<std::int32_t>(last);
     }
-    const std::size_t row = static_cast<std::size_t>(y) * stride;
-    for (std::int32_t x = xs; x <= xe; ++x) {
-      const double px = static_cast<double>(x) + 0.5;
-      const double w0 = e0.at(px);
-      if (!e0.covers(w0)) continue;
-      const double w1 = e1.at(px);
-      if (!e1.covers(w1)) continue;
-      const double w2 = e2.at(px);
-      if (!e2.covers(w2)) continue;
-      const double ka = w0 * inverse, kb = w1 * inverse, kc = 1.0 - ka - kb;
-      const auto u = static_cast<float>(ka * a.u + kb * b.u + kc * c.u);
-      const auto v = static_cast<float>(ka * a.v + kb * b.v + kc * c.v);
-      fragment(row + static_cast<std::size_t>(x), u, v);
-    }
+    rows(static_cast<const Triangle&>(t), static_cast<std::size_t>(y) * stride, xs, xe);
   }
+}
+
+// Calls fragment(pixel, u, v) for every pixel of a [width] x [height] image the triangle
+// (a, b, c) covers, pixel = y * width + x, with (u, v) interpolated at the pixel centre:
+// raster_rows() pixel by pixel.
+template <class Fragment>
+void raster_triangle(Corner a, Corner b, Corner c, std::uint32_t width, std::uint32_t height, Cull cull,
+                     Rect* touched, Fragment&& fragment) {
+  raster_rows(a, b, c, width, height, cull, touched,
+              [&](const Triangle& t, std::size_t row, std::int32_t first, std::int32_t last) {
+                each_pixel(t, row, first, last, fragment);
+              });
 }
 
 }  // namespace p2l::render

@@ -4,9 +4,13 @@
 //
 // Memory: the float image, one layer per level of isolated-group nesting the draw tree can
 // reach and up to kMaskSlots mask coverage buffers live in render::Scratch, sized when the
-// image size changes; a frame at an unchanged size allocates nothing. Layers and mask
-// buffers are kept zero outside a dirty rectangle, so opening a group or computing a mask
-// clears only what was drawn there before.
+// image size changes; a frame at an unchanged size allocates nothing. The image, the layers
+// and the mask buffers are kept zero outside a dirty rectangle, so starting a frame, opening
+// a group or computing a mask clears only what was drawn there before, and the image's
+// conversion to RGBA8 reads only that rectangle.
+//
+// Where the processor has AVX2, the normal-over fragments, the masks and the conversion run
+// eight pixels at a time (spans.hpp), with the same bits as the scalar code here.
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -21,6 +25,7 @@
 #include "p2l/render.hpp"
 #include "render/blend.hpp"
 #include "render/raster.hpp"
+#include "render/spans.hpp"
 
 namespace p2l {
 namespace render {
@@ -104,11 +109,13 @@ void clear(std::vector<float>& pixels, std::uint32_t width, std::size_t channels
 struct Scratch {
   std::uint32_t width = 0, height = 0;
   std::vector<float> target;  // the image being drawn, premultiplied RGBA
+  Rect target_dirty;          // target is zero outside it
   std::vector<Layer> layers;  // the stack of open isolated groups
   std::vector<MaskSlot> masks;
   std::size_t layer_count = 0, mask_count = 0;  // what the model can need
   std::vector<Image> overrides;                 // set_texture pixels per page; empty: none
   std::vector<const Image*> pages;              // this frame's texture per page
+  std::vector<Corner> corners;                  // one mesh's triangles for the AVX2 kernels
   std::vector<std::uint8_t> resolved;           // pages[p] is known this frame
   std::uint64_t frame = 0, tick = 0;
 
@@ -119,6 +126,7 @@ struct Scratch {
     const std::size_t n = std::size_t{w} * h;
     std::vector<float>().swap(target);
     target.resize(n * 4);
+    target_dirty = Rect{};
     layers.clear();
     layers.resize(layer_count);  // each level's pixels on its first use at this size
     masks.clear();
@@ -160,7 +168,7 @@ class Frame {
         if (open > 0)
           draw_mesh(mesh, s_.layers[open - 1].pixels.data(), &s_.layers[open - 1].dirty);
         else
-          draw_mesh(mesh, s_.target.data(), nullptr);
+          draw_mesh(mesh, s_.target.data(), &s_.target_dirty);
       }
     }
     while (open > 0) close(--open);
@@ -172,7 +180,7 @@ class Frame {
     if (index > 0)
       draw_layer(s_.layers[index], s_.layers[index - 1].pixels.data(), &s_.layers[index - 1].dirty);
     else
-      draw_layer(s_.layers[index], s_.target.data(), nullptr);
+      draw_layer(s_.layers[index], s_.target.data(), &s_.target_dirty);
   }
 
   // Page [page]'s pixels this frame: the host's, else the decoded embedded PNG; null for none.
@@ -190,9 +198,9 @@ class Frame {
     return s_.pages[p];
   }
 
-  // Calls fragment(pixel, u, v) over every covered pixel of mesh [m]'s triangles.
-  template <class Fragment>
-  void triangles(std::uint32_t m, Cull cull, Rect* touched, Fragment&& fragment) {
+  // Calls each(a, b, c) with the image-space corners of mesh [m]'s triangles.
+  template <class Each>
+  void each_triangle(std::uint32_t m, Each&& each) {
     const Mesh& mesh = rig_.meshes[m];
     if (!mesh.geometry) return;
     const std::span<const float> xy = instance_.vertices(m);
@@ -207,8 +215,28 @@ class Frame {
     for (std::size_t t = 0; t + 2 < indices.size(); t += 3) {
       const std::size_t i0 = indices[t], i1 = indices[t + 1], i2 = indices[t + 2];
       if (i0 >= n || i1 >= n || i2 >= n) continue;
-      raster_triangle(corner(i0), corner(i1), corner(i2), s_.width, s_.height, cull, touched, fragment);
+      each(corner(i0), corner(i1), corner(i2));
     }
+  }
+
+  // Mesh [m]'s triangles as each_triangle() gives them, three corners each, in the scratch
+  // (sized for the largest mesh when the renderer was made).
+  std::span<const Corner> corners(std::uint32_t m) {
+    s_.corners.clear();
+    each_triangle(m, [&](const Corner& a, const Corner& b, const Corner& c) {
+      s_.corners.push_back(a);
+      s_.corners.push_back(b);
+      s_.corners.push_back(c);
+    });
+    return s_.corners;
+  }
+
+  // Calls fragment(pixel, u, v) over every covered pixel of mesh [m]'s triangles.
+  template <class Fragment>
+  void triangles(std::uint32_t m, Cull cull, Rect* touched, Fragment&& fragment) {
+    each_triangle(m, [&](const Corner& a, const Corner& b, const Corner& c) {
+      raster_triangle(a, b, c, s_.width, s_.height, cull, touched, fragment);
+    });
   }
 
   // The coverage of the mask meshes [set]: per pixel 1 - prod(1 - a) over their texture
@@ -240,6 +268,10 @@ class Frame {
       if (id >= rig_.meshes.size()) continue;
       const Image* texture = page(rig_.meshes[id].texture_page);
       if (texture == nullptr) continue;
+      if (vector_spans()) {
+        mask_mesh(corners(id), s_.width, s_.height, &slot->dirty, *texture, coverage);
+        continue;
+      }
       triangles(id, Cull::None, &slot->dirty, [&](std::size_t pixel, float u, float v) {
         const float a = sample_alpha(*texture, u, v);
         coverage[pixel] = 1.0f - (1.0f - coverage[pixel]) * (1.0f - a);
@@ -295,6 +327,20 @@ class Frame {
       });
     };
     const bool normal_over = fixed_function(blend, alpha) && blend != kBlendCubismAdd && blend != kBlendCubismMultiply;
+    if (normal_over && vector_spans()) {
+      OverSpan span;
+      span.texture = texture;
+      for (std::size_t i = 0; i < 3; ++i) {
+        span.multiply[i] = multiply[i];
+        span.screen[i] = screen[i];
+      }
+      span.opacity = opacity;
+      span.coverage = coverage;
+      span.invert = invert;
+      span.target = target;
+      over_mesh(corners(m), s_.width, s_.height, cull, dirty, span);
+      return;
+    }
     using Yes = std::true_type;
     using No = std::false_type;
     if (coverage != nullptr)
@@ -364,6 +410,12 @@ void from_rgba8(const std::uint8_t* in, std::size_t pixels, bool straight, float
 
 // Premultiplied floats to RGBA8, straight or premultiplied, rounded to nearest.
 void to_rgba8(const float* in, std::size_t pixels, bool straight, std::uint8_t* out) {
+  if (vector_spans()) {
+    const std::size_t done = to_rgba8_span(in, pixels, straight, out);
+    in += done * 4;
+    out += done * 4;
+    pixels -= done;
+  }
   auto byte = [](float v) { return static_cast<std::uint8_t>(clamp01(v) * 255.0f + 0.5f); };
   for (std::size_t i = 0; i < pixels; ++i, in += 4, out += 4) {
     const float a = clamp01(in[3]);
@@ -384,6 +436,27 @@ void to_rgba8(const float* in, std::size_t pixels, bool straight, std::uint8_t* 
   }
 }
 
+// The image [in] (zero outside [dirty]) to RGBA8: zero bytes outside the rectangle, as the
+// conversion gives for transparent pixels.
+void image_to_rgba8(const float* in, std::uint32_t width, std::uint32_t height, const Rect& dirty, bool straight,
+                    std::uint8_t* out) {
+  const std::size_t w = width;
+  if (dirty.empty()) {
+    std::fill(out, out + w * height * 4, std::uint8_t{0});
+    return;
+  }
+  const auto x0 = static_cast<std::size_t>(dirty.x0), x1 = static_cast<std::size_t>(dirty.x1);
+  const auto y0 = static_cast<std::size_t>(dirty.y0), y1 = static_cast<std::size_t>(dirty.y1);
+  std::fill(out, out + y0 * w * 4, std::uint8_t{0});
+  for (std::size_t y = y0; y < y1; ++y) {
+    std::uint8_t* row = out + y * w * 4;
+    std::fill(row, row + x0 * 4, std::uint8_t{0});
+    to_rgba8(in + (y * w + x0) * 4, x1 - x0, straight, row + x0 * 4);
+    std::fill(row + x1 * 4, row + w * 4, std::uint8_t{0});
+  }
+  std::fill(out + y1 * w * 4, out + std::size_t{height} * w * 4, std::uint8_t{0});
+}
+
 }  // namespace
 }  // namespace render
 
@@ -398,6 +471,9 @@ Renderer::Renderer(std::shared_ptr<const Model> model, std::shared_ptr<TexturePa
   s.resolved.resize(n, 0);
   s.layer_count = std::min(render::isolated_depth(model_->rig()), render::kMaxLayerDepth);
   s.mask_count = render::mask_slots(*model_);
+  std::size_t corners = 0;
+  for (std::uint32_t m = 0; m < model_->rig().meshes.size(); ++m) corners = std::max(corners, model_->mesh_indices(m).size());
+  s.corners.reserve(corners);
 }
 
 Renderer::~Renderer() = default;
@@ -442,15 +518,17 @@ bool Renderer::render(const Instance& instance, std::uint8_t* rgba, std::uint32_
   const Affine t = transform != nullptr ? *transform : canvas_fit(model_->rig().canvas, width, height);
   const bool straight = (flags & kRenderStraight) != 0;
   const auto n = static_cast<std::size_t>(pixels);
-  if ((flags & kRenderKeep) != 0)
+  if ((flags & kRenderKeep) != 0) {
     render::from_rgba8(rgba, n, straight, s.target.data());
-  else
-    std::fill(s.target.begin(), s.target.end(), 0.0f);
+    s.target_dirty = render::Rect{0, 0, static_cast<std::int32_t>(width), static_cast<std::int32_t>(height)};
+  } else {
+    render::clear(s.target, width, 4, s.target_dirty);
+  }
   ++s.frame;
   std::fill(s.resolved.begin(), s.resolved.end(), std::uint8_t{0});
 
   render::Frame(s, *model_, instance, *pages_, t).draw();
-  render::to_rgba8(s.target.data(), n, straight, rgba);
+  render::image_to_rgba8(s.target.data(), width, height, s.target_dirty, straight, rgba);
   return true;
 }
 

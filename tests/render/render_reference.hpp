@@ -323,6 +323,30 @@ inline Scene group_pair_scene(int mode, int alpha, Bytes back, Bytes lower, Byte
   return scene;
 }
 
+// [rig] with the PNG [png] of [w] x [h] texels as its one page, mesh m on page page_of(m)
+// (-1: none), compiled.
+template <class PageOf>
+std::shared_ptr<const p2l::Model> with_png_page(p2l::Rig rig, const std::vector<std::uint8_t>& png, std::uint32_t w,
+                                                std::uint32_t h, PageOf page_of) {
+  p2l::Texture page;
+  page.width = w;
+  page.height = h;
+  page.data = png;
+  rig.textures.push_back(page);
+  for (std::size_t m = 0; m < rig.meshes.size(); ++m) rig.meshes[m].texture_page = page_of(m);
+  auto model = p2l::Model::create(std::make_shared<const p2l::Rig>(std::move(rig)));
+  EXPECT_TRUE(model) << model.error.to_string();
+  return model.model;
+}
+
+// The random-rig tests' pose [pose] of rig [seed]: every parameter set, then evaluated.
+inline void random_pose(p2l::Instance& instance, std::uint64_t seed, int pose) {
+  auto values = instance.parameters();
+  for (std::size_t i = 0; i < values.size(); ++i)
+    values[i] = static_cast<float>((seed * 31 + i * 7 + static_cast<std::size_t>(pose) * 13) % 61) - 30.0f;
+  instance.evaluate();
+}
+
 // A scene compiled, with an instance at its defaults and a renderer.
 struct Drawn {
   std::shared_ptr<const p2l::Model> model;

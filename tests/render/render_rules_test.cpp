@@ -510,24 +510,15 @@ TEST(RenderRobustness, RandomRigs) {
   const std::vector<std::uint8_t> png = png_of(5, 3, noise);
   int drawn_frames = 0;
   for (std::uint64_t seed = 1; seed <= 60; ++seed) {
-    p2l::Rig rig = p2l_test::make_random_rig(seed);
-    p2l::Texture page;
-    page.width = 5;
-    page.height = 3;
-    page.data = png;
-    rig.textures.push_back(page);
-    for (std::size_t m = 0; m < rig.meshes.size(); ++m) rig.meshes[m].texture_page = m % 5 == 4 ? -1 : 0;
-    auto model = p2l::Model::create(std::make_shared<const p2l::Rig>(std::move(rig)));
-    ASSERT_TRUE(model) << model.error.to_string();
-    p2l::Instance instance(model.model);
-    p2l::Renderer renderer(model.model);
+    const auto model = with_png_page(p2l_test::make_random_rig(seed), png, 5, 3,
+                                     [](std::size_t m) { return m % 5 == 4 ? -1 : 0; });
+    ASSERT_TRUE(model);
+    p2l::Instance instance(model);
+    p2l::Renderer renderer(model);
     std::vector<std::uint8_t> first(48 * 40 * 4), second(48 * 40 * 4);
     const p2l::Affine turned{0.3f, -0.2f, 0.25f, 0.35f, 10, 5};
     for (int pose = 0; pose < 3; ++pose) {
-      auto values = instance.parameters();
-      for (std::size_t i = 0; i < values.size(); ++i)
-        values[i] = static_cast<float>((seed * 31 + i * 7 + static_cast<std::size_t>(pose) * 13) % 61) - 30.0f;
-      instance.evaluate();
+      random_pose(instance, seed, pose);
       for (const p2l::Affine* t : {static_cast<const p2l::Affine*>(nullptr), &turned}) {
         ASSERT_TRUE(renderer.render(instance, first.data(), 48, 40, t));
         ASSERT_TRUE(renderer.render(instance, second.data(), 48, 40, t));
