@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "p2l/render.hpp"
+#include "render/large_pages.hpp"
 
 namespace p2l {
 namespace {
@@ -111,6 +112,7 @@ bool read_rows(ReadGuard& guard, ReadContext& context, std::vector<std::uint8_t>
     return false;
   }
 
+  render::reserve_in_large_pages(pixels, static_cast<std::size_t>(pixel_count) * 4);
   pixels.resize(static_cast<std::size_t>(pixel_count) * 4);
   rows.resize(height);
   for (png_uint_32 y = 0; y < height; ++y) rows[y] = pixels.data() + std::size_t{y} * width * 4;

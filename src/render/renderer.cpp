@@ -24,6 +24,7 @@
 
 #include "p2l/render.hpp"
 #include "render/blend.hpp"
+#include "render/large_pages.hpp"
 #include "render/raster.hpp"
 #include "render/spans.hpp"
 
@@ -501,6 +502,7 @@ bool Renderer::set_texture(std::uint32_t page, std::span<const std::uint8_t> rgb
   Image image;
   image.width = width;
   image.height = height;
+  render::reserve_in_large_pages(image.rgba, static_cast<std::size_t>(pixels * 4));
   image.rgba.assign(rgba.begin(), rgba.begin() + static_cast<std::ptrdiff_t>(pixels * 4));
   slot = std::move(image);
   texture_version_ = ++versions;
