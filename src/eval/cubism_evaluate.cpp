@@ -281,20 +281,20 @@ void evaluate_deformers(const Rig& rig, const ModelPlan& plan, const CubismWeigh
       // everything below it and little else changes.
       float* local = c.local_points.data() + dp.points_offset;
       const bool keep_local = s.tracking && c.deformer_local[i] && !reads_changed(plan, dp.reads, s);
-      if (keep_local)
-        std::memcpy(points, local, n * sizeof(float));
-      else if (has_grid)
-        blend_cells(grid, d.lattice->forms, nullptr, points, n);
-      else
-        std::fill(points, points + n, 0.0f);
+      if (!keep_local && has_grid)
+        blend_cells(grid, d.lattice->forms, nullptr, local, n);
+      else if (!keep_local)
+        std::fill(local, local + n, 0.0f);
       for_each_cubism_mix(d.lattice_shapes, weigh.values, [&](const ShapeMix<LatticeShape>& mix) {
-        if (!keep_local) mix.add_to(points, n, [](const LatticeShape& x) -> const Array<float>& { return x.points; });
+        if (!keep_local) mix.add_to(local, n, [](const LatticeShape& x) -> const Array<float>& { return x.points; });
         mix.add_colors(opacity, multiply, screen);
       });
-      if (!keep_local) std::memcpy(local, points, n * sizeof(float));
       c.deformer_local[i] = 1;
       if (rig.canvas.blend_clamp && !d.lattice_shapes.empty()) clamp_blended(opacity, multiply, screen);
-      if (parent) cubism_map_points(*parent, points, n);
+      if (parent)
+        cubism_map_points(*parent, local, points, n);
+      else
+        std::memcpy(points, local, n * sizeof(float));
       CubismFrame& f = c.frames[i];
       f = CubismFrame{};
       f.columns = d.columns;
@@ -420,25 +420,24 @@ void evaluate_meshes(const Rig& rig, const ModelPlan& plan, const CubismWeigher&
     float* local = c.local_vertices.data() + mp.vertex_offset;
     const bool keep_local = fresh && s.tracking && c.mesh_local[mi] && !reads_changed(plan, mp.reads, s);
     const float* start = m.geometry ? m.geometry->positions.data() : nullptr;
-    if (keep_local)
-      std::memcpy(out, local, n * sizeof(float));
-    else if (fresh && has_grid)
-      blend_cells(grid, m.keyforms->forms, start, out, n);
-    else if (fresh)
-      blend_rows(start, nullptr, nullptr, 0, out, n);
+    const std::size_t blended = keep_local ? 0 : n;  // what this evaluation blends into [local]
+    if (blended && has_grid)
+      blend_cells(grid, m.keyforms->forms, start, local, blended);
+    else if (blended)
+      blend_rows(start, nullptr, nullptr, 0, local, blended);
     c.mesh_multiply[mi] = multiply;
     c.mesh_screen[mi] = screen;
     if (!m.shapes.empty()) {
       // The Core makes the keyed draw order its integer before blend shapes add to it
       // (measured: v5-all in tests/cubism/fixtures).
       order = static_cast<float>(cubism_draw_order(order));
-      add_mesh_shapes(rig, m, weigh, out, keep_local ? 0 : n, opacity, multiply, screen, order);
+      add_mesh_shapes(rig, m, weigh, local, blended, opacity, multiply, screen, order);
     }
-    if (fresh && !keep_local) std::memcpy(local, out, n * sizeof(float));
     c.mesh_local[mi] = 1;
+    if (m.parent < 0 && fresh) std::memcpy(out, local, n * sizeof(float));
     if (m.parent >= 0) {
       const std::size_t p = static_cast<std::size_t>(m.parent);
-      if (fresh) cubism_map_points(c.frames[p], out, n);
+      if (fresh) cubism_map_points(c.frames[p], local, out, n);
       // Composed with the deformers' the colours are clamped; a mesh at the root keeps its own.
       compose_colors(multiply, screen, c.deformer_multiply[p], c.deformer_screen[p]);
       for (int k = 0; k < 3; ++k) {

@@ -172,16 +172,16 @@ using I4 = std::int32_t __attribute__((vector_size(16)));
   frac = g - __builtin_convertvector(cell, F4);
 }
 
-std::size_t map_warp_inside4(const CubismFrame& f, float* xy, std::size_t n) {
+std::size_t map_warp_inside4(const CubismFrame& f, const float* in, float* out, std::size_t n) {
   const std::int32_t stride = static_cast<std::int32_t>(f.columns + 1);
   const float* pts = f.points;
   std::size_t j = 0;
   for (; j + 8 <= n; j += 8) {
-    const F4 lo = row_at(xy + j), hi = row_at(xy + j + 4);
+    const F4 lo = row_at(in + j), hi = row_at(in + j + 4);
     const F4 u = __builtin_shufflevector(lo, hi, 0, 2, 4, 6), v = __builtin_shufflevector(lo, hi, 1, 3, 5, 7);
-    const I4 in = (u >= 0.0f) & (u < 1.0f) & (v >= 0.0f) & (v < 1.0f);
-    if (!(in[0] & in[1] & in[2] & in[3])) {
-      for (std::size_t k = j; k < j + 8; k += 2) cubism_map_warp(f, xy[k], xy[k + 1], xy[k], xy[k + 1]);
+    const I4 inside = (u >= 0.0f) & (u < 1.0f) & (v >= 0.0f) & (v < 1.0f);
+    if (!(inside[0] & inside[1] & inside[2] & inside[3])) {
+      for (std::size_t k = j; k < j + 8; k += 2) cubism_map_warp(f, in[k], in[k + 1], out[k], out[k + 1]);
       continue;
     }
     I4 cu, cv;
@@ -209,25 +209,25 @@ std::size_t map_warp_inside4(const CubismFrame& f, float* xy, std::size_t n) {
       y = select(lower, y00 * w0 + y10 * fu + y01 * fv, y11 * w1 + y01 * a + y10 * b);
     }
     const F4 out_lo = __builtin_shufflevector(x, y, 0, 4, 1, 5), out_hi = __builtin_shufflevector(x, y, 2, 6, 3, 7);
-    std::memcpy(xy + j, &out_lo, sizeof out_lo);
-    std::memcpy(xy + j + 4, &out_hi, sizeof out_hi);
+    std::memcpy(out + j, &out_lo, sizeof out_lo);
+    std::memcpy(out + j + 4, &out_hi, sizeof out_hi);
   }
   return j;
 }
 
 }  // namespace
 
-void cubism_map_warp4(const CubismFrame& f, float* xy, std::size_t n) {
-  for (std::size_t j = map_warp_inside4(f, xy, n); j + 1 < n; j += 2) cubism_map_warp(f, xy[j], xy[j + 1], xy[j], xy[j + 1]);
+void cubism_map_warp4(const CubismFrame& f, const float* in, float* out, std::size_t n) {
+  for (std::size_t j = map_warp_inside4(f, in, out, n); j + 1 < n; j += 2) cubism_map_warp(f, in[j], in[j + 1], out[j], out[j + 1]);
 }
 
-void cubism_map_points(const CubismFrame& f, float* xy, std::size_t n) {
+void cubism_map_points(const CubismFrame& f, const float* in, float* out, std::size_t n) {
   static const bool avx2 = cubism_avx2_available();
   if (f.warp) {
-    const std::size_t j = avx2 ? cubism_map_warp_avx2(f, xy, n) : 0;
-    cubism_map_warp4(f, xy + j, n - j);
+    const std::size_t j = avx2 ? cubism_map_warp_avx2(f, in, out, n) : 0;
+    cubism_map_warp4(f, in + j, out + j, n - j);
   } else {
-    for (std::size_t j = 0; j + 1 < n; j += 2) cubism_map_rotation(f, xy[j], xy[j + 1], xy[j], xy[j + 1]);
+    for (std::size_t j = 0; j + 1 < n; j += 2) cubism_map_rotation(f, in[j], in[j + 1], out[j], out[j + 1]);
   }
 }
 

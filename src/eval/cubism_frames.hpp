@@ -49,15 +49,16 @@ inline void cubism_map(const CubismFrame& f, float px, float py, float& x, float
   else
     cubism_map_rotation(f, px, py, x, y);
 }
-// Maps n / 2 points (x, y interleaved) in place.
-void cubism_map_points(const CubismFrame& f, float* xy, std::size_t n);
+// Maps n / 2 points (x, y interleaved) from [in] to [out], which may be the same buffer.
+void cubism_map_points(const CubismFrame& f, const float* in, float* out, std::size_t n);
+inline void cubism_map_points(const CubismFrame& f, float* xy, std::size_t n) { cubism_map_points(f, xy, xy, n); }
 // What it dispatches between for a warp (exposed for tests/eval_simd_test.cpp): four points at a
 // time (SSE, WebAssembly SIMD or plain code), then point by point; and eight at a time with
 // AVX2 where cubism_avx2_available() (cubism_frames_avx2.cpp), which returns how many floats it
 // mapped (the rest are the caller's).
-void cubism_map_warp4(const CubismFrame& f, float* xy, std::size_t n);
+void cubism_map_warp4(const CubismFrame& f, const float* in, float* out, std::size_t n);
 bool cubism_avx2_available();
-std::size_t cubism_map_warp_avx2(const CubismFrame& f, float* xy, std::size_t n);
+std::size_t cubism_map_warp_avx2(const CubismFrame& f, const float* in, float* out, std::size_t n);
 
 // A rotation's frame from its interpolated pivot (origin x, y in its parent's space, angle
 // and scale) under [parent] (null at the root). Under a parent the Core measures the turn the

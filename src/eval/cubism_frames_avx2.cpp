@@ -3,7 +3,7 @@
 // its order (AVX2 without FMA: the same multiplications and additions, rounded the same), so
 // the bits are the Core's (tests/eval_simd_test.cpp). A cell's two corners of a lattice row are
 // four floats in a row: one 128-bit load a row and a point, then 4 x 4 transposes in each half.
-// A group of eight with a point outside the unit square goes to the four-wide path.
+// Points outside the unit square (a few percent) go one by one to cubism_map_warp.
 #include "eval/cubism_frames.hpp"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -64,26 +64,30 @@ namespace {
 
 }  // namespace
 
-[[gnu::target("avx2")]] std::size_t cubism_map_warp_avx2(const CubismFrame& f, float* xy, std::size_t n) {
+[[gnu::target("avx2")]] std::size_t cubism_map_warp_avx2(const CubismFrame& f, const float* in, float* out, std::size_t n) {
   const std::int32_t stride = static_cast<std::int32_t>(f.columns + 1);
   const float* pts = f.points;
   const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.0f);
   std::size_t j = 0;
   for (; j + 16 <= n; j += 16) {
-    const __m256 a = _mm256_loadu_ps(xy + j), b = _mm256_loadu_ps(xy + j + 8);
+    const __m256 a = _mm256_loadu_ps(in + j), b = _mm256_loadu_ps(in + j + 8);
     // (u0 u1 u4 u5 | u2 u3 u6 u7) put in order across the halves.
     const __m256 u = _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(_mm256_shuffle_ps(a, b, 0x88)), 0xD8));
     const __m256 v = _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(_mm256_shuffle_ps(a, b, 0xDD)), 0xD8));
-    const __m256 in = _mm256_and_ps(_mm256_and_ps(_mm256_cmp_ps(u, zero, _CMP_GE_OQ), _mm256_cmp_ps(u, one, _CMP_LT_OQ)),
+    const __m256 square = _mm256_and_ps(_mm256_and_ps(_mm256_cmp_ps(u, zero, _CMP_GE_OQ), _mm256_cmp_ps(u, one, _CMP_LT_OQ)),
                                     _mm256_and_ps(_mm256_cmp_ps(v, zero, _CMP_GE_OQ), _mm256_cmp_ps(v, one, _CMP_LT_OQ)));
-    if (_mm256_movemask_ps(in) != 0xFF) {
-      cubism_map_warp4(f, xy + j, 16);  // four at a time, or point by point
-      continue;
+    // Points outside the square are mapped one by one after the group; their lanes compute the
+    // cell at (0, 0) meanwhile, so that every load stays in the lattice.
+    const int inside = _mm256_movemask_ps(square);
+    alignas(32) float outside_u[8], outside_v[8];
+    if (inside != 0xFF) {
+      _mm256_store_ps(outside_u, u);
+      _mm256_store_ps(outside_v, v);
     }
     __m256i cu, cv;
     __m256 fu, fv;
-    cells_of(u, f.columns, cu, fu);
-    cells_of(v, f.rows, cv, fv);
+    cells_of(_mm256_and_ps(u, square), f.columns, cu, fu);
+    cells_of(_mm256_and_ps(v, square), f.rows, cv, fv);
     alignas(32) std::int32_t at[8];
     _mm256_store_si256(reinterpret_cast<__m256i*>(at),
                        _mm256_slli_epi32(_mm256_add_epi32(_mm256_mullo_epi32(cv, _mm256_set1_epi32(stride)), cu), 1));
@@ -106,8 +110,14 @@ namespace {
       y = split(y00, y10, y01, y11, fu, fv, p, q, w0, w1, lower);
     }
     const __m256 lo = _mm256_unpacklo_ps(x, y), hi = _mm256_unpackhi_ps(x, y);  // (x0 y0 x1 y1 | x4 y4 x5 y5), ...
-    _mm256_storeu_ps(xy + j, _mm256_permute2f128_ps(lo, hi, 0x20));
-    _mm256_storeu_ps(xy + j + 8, _mm256_permute2f128_ps(lo, hi, 0x31));
+    _mm256_storeu_ps(out + j, _mm256_permute2f128_ps(lo, hi, 0x20));
+    _mm256_storeu_ps(out + j + 8, _mm256_permute2f128_ps(lo, hi, 0x31));
+    if (inside != 0xFF)
+      for (int k = 0; k < 8; ++k)
+        if (!(inside & (1 << k))) {
+          float* point = out + j + 2 * static_cast<std::size_t>(k);
+          cubism_map_warp(f, outside_u[k], outside_v[k], point[0], point[1]);
+        }
   }
   return j;
 }
@@ -115,7 +125,7 @@ namespace {
 #else
 
 bool cubism_avx2_available() { return false; }
-std::size_t cubism_map_warp_avx2(const CubismFrame&, float*, std::size_t) { return 0; }
+std::size_t cubism_map_warp_avx2(const CubismFrame&, const float*, float*, std::size_t) { return 0; }
 
 #endif
 
