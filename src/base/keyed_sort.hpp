@@ -36,6 +36,11 @@ struct KeyedIndexLess {
 inline void sort_keyed(KeyedIndex* first, KeyedIndex* last) {
   const std::size_t n = static_cast<std::size_t>(last - first);
   if (n < 2) return;
+  // Already in order, as a draw-order group mostly is (its children keep the one draw order
+  // 500 at most poses, in tree order): nothing to do.
+  std::size_t sorted = 1;
+  while (sorted < n && KeyedIndexLess{}(first[sorted - 1], first[sorted])) ++sorted;
+  if (sorted == n) return;
   std::int64_t low = first[0].key, high = low;
   std::uint32_t indices = 0;
   for (std::size_t i = 0; i < n; ++i) {

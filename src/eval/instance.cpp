@@ -212,9 +212,16 @@ float Instance::host_opacity() const { return state_->host_opacity; }
 
 bool Instance::set_part_opacity(std::uint32_t part, float opacity) {
   if (part >= state_->part_opacity.size() || !std::isfinite(opacity)) return false;
-  state_->part_opacity[part] = clamp01(opacity);
-  state_->any_part_opacity =
-      std::any_of(state_->part_opacity.begin(), state_->part_opacity.end(), [](float o) { return o != 1.0f; });
+  float& o = state_->part_opacity[part];
+  const bool was_below = o != 1.0f;
+  o = clamp01(opacity);
+  // Hosts set every part at every update (the Core API does): only a part leaving 1 for good
+  // asks whether any other is still below it.
+  if (o != 1.0f)
+    state_->any_part_opacity = true;
+  else if (was_below)
+    state_->any_part_opacity =
+        std::any_of(state_->part_opacity.begin(), state_->part_opacity.end(), [](float v) { return v != 1.0f; });
   return true;
 }
 float Instance::part_opacity(std::uint32_t part) const { return state_->part_opacity[part]; }
