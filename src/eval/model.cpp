@@ -75,7 +75,8 @@ void plan_arcs(const Rig& rig, ModelPlan& p) {
 // Cell tables for the split-cell warps that map at least as many points per evaluation as
 // they have cells: building a table costs about what mapping one point through it saves.
 void plan_cell_tables(const Rig& rig, ModelPlan& p) {
-  if (!kWarpCellTables) return;
+  // Cubism's rules map through their own frames (cubism_frames.hpp), never a cell table.
+  if (!kWarpCellTables || p.cubism) return;
   std::vector<std::uint64_t> mapped(rig.deformers.size(), 0);
   auto count = [&](std::int32_t parent, std::uint64_t points) {
     if (parent >= 0 && static_cast<std::size_t>(parent) < mapped.size()) mapped[static_cast<std::size_t>(parent)] += points;
