@@ -18,6 +18,7 @@ Libraries, development time only (Live2D's licence forbids shipping the official
   ~/.cache/p2lrt/cores/purism-1.1.0/libLive2DCubismCore.so   PurismCore 1.1.0 (MIT), built -O2
 """
 import argparse
+import hashlib
 import json
 import os
 import statistics
@@ -46,14 +47,28 @@ def samples():
     return out
 
 
-def third_party(count):
-    """count models spread over moc3 versions and sizes (every n-th of the cache's, sorted)."""
+def digest(path):
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def third_party(count, exclude):
+    """count models of the cache spread over moc3 versions and sizes: every one of version 4 and
+    later (few are public), the rest every n-th of the older ones sorted by version and size;
+    copies of the official samples (digests in exclude) left out."""
     files = sorted({p.resolve() for d in ("models", "models2") for p in (CACHE / d).rglob("*.moc3")})
-    keyed = sorted(files, key=lambda p: (moc_version(p), p.stat().st_size, p.name))
+    unique = {}
+    for p in files:
+        h = digest(p)
+        if h not in exclude and h not in unique:
+            unique[h] = p
+    keyed = sorted(unique.values(), key=lambda p: (moc_version(p), p.stat().st_size, p.name))
     if count >= len(keyed):
         return keyed
-    step = len(keyed) / count
-    return [keyed[int(i * step + step / 2)] for i in range(count)]
+    newer = [p for p in keyed if moc_version(p) >= 4][: count // 3]
+    older = [p for p in keyed if moc_version(p) < 4]
+    rest = count - len(newer)
+    step = len(older) / rest
+    return [older[int(i * step + step / 2)] for i in range(rest)] + newer
 
 
 def run_json(cmd):
@@ -114,7 +129,8 @@ def main():
     print(f"libraries: {', '.join(f'{k} ({v})' for k, v in libraries.items())}", file=sys.stderr)
 
     def progress(text):
-        print(f"\r\033[K{text}", end="", file=sys.stderr, flush=True)
+        if sys.stderr.isatty():
+            print(f"\r\033[K{text}", end="", file=sys.stderr, flush=True)
 
     jobs = []  # (name, moc, mode, mode args)
     tmp = Path(tempfile.mkdtemp(prefix="p2l-bench-native-"))
@@ -126,7 +142,7 @@ def main():
                          "--seconds", str(args.track_seconds)])
         jobs.append((name, moc, f"track ({info['clip'] or 'no motion'}, {info['moving_per_frame']:.0f} of "
                                 f"{info['parameters']} moving)", ["--track", track]))
-    for moc in third_party(args.models):
+    for moc in third_party(args.models, {digest(moc) for _, moc, _ in samples()}):
         jobs.append((moc.stem, moc, "sweep", ["--sweep", str(args.frames)]))
     if args.only:
         jobs = [j for j in jobs if args.only in j[0]]
