@@ -22,6 +22,7 @@
 #include "eval/state.hpp"
 #include "p2l/eval.hpp"
 #include "p2l/import.hpp"
+#include "rig_builder.hpp"
 #include "synth_model.hpp"
 
 namespace {
@@ -190,6 +191,38 @@ TEST(CubismIncremental, EveryOutputAsFromScratchOnTheFixturesAndGeneratedModels)
   for (const Source& s : generated()) skipped += animate_and_compare(s, 400, seed++);
   // The tracking skips work at all (a test of the comparison, not of speed).
   EXPECT_GT(skipped, 0u);
+}
+
+// A rotation whose parent shrinks its probe below a float step takes the direction the last
+// rotation found (cubism_frames.hpp). Here rotation B (under R, scaled to 1e-10 far from the
+// origin) reads no parameter, and rotation A (under a warp keyed on P) finds a new direction at
+// every value of P: B must be evaluated again although nothing it reads moved, and leave A's
+// direction behind it, as an evaluation from scratch does.
+TEST(CubismIncremental, ARotationThatReusesTheDirectionFollowsTheOneBeforeIt) {
+  using namespace p2l_test;
+  const std::vector<float> square = {0, 0, 100, 0, 0, 100, 100, 100};
+  const std::vector<float> turned = {0, 0, 0, 100, -100, 0, -100, 100};  // the square turned 90 degrees
+  p2l::Deformer w = warp("W", -1, square, false);
+  w.lattice = keyed(0, {0, 1}, std::vector<p2l::Array<float>>{p2l::Array<float>(square), p2l::Array<float>(turned)});
+  const p2l::Deformer a = rotation("A", 0, 0, single(p2l::Pivot{0.5f, 0.5f, 0, 1}));
+  const p2l::Deformer r = rotation("R", -1, 0, single(p2l::Pivot{1000, 1000, 0, 1e-10f}));
+  const p2l::Deformer b = rotation("B", 2, 0, single(p2l::Pivot{0, 0, 0, 1}));
+  p2l::Rig rig_b = rig({param("P", 0, 1, 0)}, {w, a, r, b}, {mesh("M", 3, {0, 0, 10, 0, 0, 10})});
+  rig_b.rules = p2l::CoreRules::Cubism;
+  rig_b.canvas.pixels_per_unit = 100;
+  p2l::ModelResult made = p2l::Model::create(std::make_shared<const p2l::Rig>(std::move(rig_b)));
+  ASSERT_TRUE(made) << made.error.to_string();
+  p2l::Instance incremental(made.model), full(made.model);
+  full.state().incremental = false;
+  for (int f = 0; f < 40; ++f) {
+    const float p = static_cast<float>(f % 11) / 10.0f;
+    incremental.parameters()[0] = full.parameters()[0] = p;
+    incremental.evaluate();
+    full.evaluate();
+    ASSERT_TRUE(full.state().cubism.frames[3].reused_direction) << "B must reuse the direction for this test";
+    const std::string differs = first_difference(incremental.state(), full.state());
+    ASSERT_TRUE(differs.empty()) << differs << " differ after frame " << f;
+  }
 }
 
 TEST(CubismIncremental, EveryOutputAsFromScratchOnTheModelsListed) {
