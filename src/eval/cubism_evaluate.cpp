@@ -242,8 +242,9 @@ void evaluate_deformers(const Rig& rig, const ModelPlan& plan, const CubismWeigh
     // reused the direction is evaluated again when the direction it found has changed).
     std::array<float, 4>& direction = c.direction[i];
     const bool probes = d.kind == DeformerKind::Rotation && d.parent >= 0;
+    const bool reads_moved = s.tracking && reads_changed(plan, dp.reads, s);
     if (s.tracking && !(d.parent >= 0 && s.deformer_dirty[static_cast<std::size_t>(d.parent)]) &&
-        !(d.part >= 0 && c.part_switched[static_cast<std::size_t>(d.part)]) && !reads_changed(plan, dp.reads, s) &&
+        !(d.part >= 0 && c.part_switched[static_cast<std::size_t>(d.part)]) && !reads_moved &&
         !(probes && c.deformer_on[i] && c.frames[i].reused_direction &&
           (std::bit_cast<std::uint32_t>(direction[0]) != std::bit_cast<std::uint32_t>(c.probe_direction[0]) ||
            std::bit_cast<std::uint32_t>(direction[1]) != std::bit_cast<std::uint32_t>(c.probe_direction[1])))) {
@@ -280,7 +281,7 @@ void evaluate_deformers(const Rig& rig, const ModelPlan& plan, const CubismWeigh
       // did not change (only a parent moved), as in real playback, where a body sway moves
       // everything below it and little else changes.
       float* local = c.local_points.data() + dp.points_offset;
-      const bool keep_local = s.tracking && c.deformer_local[i] && !reads_changed(plan, dp.reads, s);
+      const bool keep_local = s.tracking && c.deformer_local[i] && !reads_moved;
       if (!keep_local && has_grid)
         blend_cells(grid, d.lattice->forms, nullptr, local, n);
       else if (!keep_local)
@@ -402,9 +403,9 @@ void evaluate_meshes(const Rig& rig, const ModelPlan& plan, const CubismWeigher&
     // Change tracking: a mesh shown before and now whose reads and parent did not change keeps
     // its vertices (its buffer holds last evaluation's output); its opacity, colours and draw
     // order are computed again all the same (cheap). Glued meshes are always evaluated.
+    const bool reads_moved = s.tracking && reads_changed(plan, mp.reads, s);
     const bool fresh = !(s.tracking && on && c.mesh_on[mi] && !mp.glued &&
-                         !(m.parent >= 0 && s.deformer_dirty[static_cast<std::size_t>(m.parent)]) &&
-                         !reads_changed(plan, mp.reads, s));
+                         !(m.parent >= 0 && s.deformer_dirty[static_cast<std::size_t>(m.parent)]) && !reads_moved);
     c.mesh_on[mi] = on;
     c.mesh_fresh[mi] = on && fresh;
     s.mesh_dirty[mi] = on;
@@ -418,7 +419,7 @@ void evaluate_meshes(const Rig& rig, const ModelPlan& plan, const CubismWeigher&
     // Its vertices before the parent maps them (keyforms and blend shapes): kept from the last
     // evaluation when its own reads did not change, as a warp's lattice is.
     float* local = c.local_vertices.data() + mp.vertex_offset;
-    const bool keep_local = fresh && s.tracking && c.mesh_local[mi] && !reads_changed(plan, mp.reads, s);
+    const bool keep_local = fresh && s.tracking && c.mesh_local[mi] && !reads_moved;
     const float* start = m.geometry ? m.geometry->positions.data() : nullptr;
     const std::size_t blended = keep_local ? 0 : n;  // what this evaluation blends into [local]
     if (blended && has_grid)
