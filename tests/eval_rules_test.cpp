@@ -560,6 +560,37 @@ TEST(EvalRules, KeyedSortGivesTheKeyThenIndexOrderForAnyKeys) {
   }
 }
 
+// Each evaluation re-sorts the last one's order with new keys: a few moves when few keys
+// moved, sort_keyed when many did. Either way the (key, index) order, from any start.
+TEST(EvalRules, ResortFromTheLastOrderGivesTheKeyThenIndexOrder) {
+  std::mt19937 random(11);
+  for (int trial = 0; trial < 60; ++trial) {
+    const std::size_t n = 1 + random() % 300;
+    std::vector<std::int64_t> keys(n);
+    for (auto& k : keys) k = static_cast<std::int64_t>(random() % 1000);
+    std::vector<p2l::KeyedIndex> entries(n);
+    for (std::size_t i = 0; i < n; ++i) entries[i] = {0, static_cast<std::uint32_t>(i)};
+    for (int frame = 0; frame < 40; ++frame) {
+      // Most frames move a few keys a little; some reverse or shuffle every key.
+      const int kind = frame % 10;
+      for (std::size_t i = 0; i < n; ++i) {
+        if (kind == 3) keys[i] = -keys[i];
+        else if (kind == 7) keys[i] = static_cast<std::int64_t>(random() % 1000);
+        else if (random() % 20 == 0) keys[i] += static_cast<std::int64_t>(random() % 41) - 20;
+      }
+      for (auto& e : entries) e.key = keys[e.index];
+      p2l::resort_keyed(entries.data(), entries.data() + n);
+      std::vector<p2l::KeyedIndex> want(n);
+      for (std::size_t i = 0; i < n; ++i) want[i] = {keys[i], static_cast<std::uint32_t>(i)};
+      std::sort(want.begin(), want.end(), p2l::KeyedIndexLess{});
+      for (std::size_t i = 0; i < n; ++i) {
+        ASSERT_EQ(entries[i].index, want[i].index) << "trial " << trial << " frame " << frame << " entry " << i;
+        ASSERT_EQ(entries[i].key, want[i].key) << "trial " << trial << " frame " << frame << " entry " << i;
+      }
+    }
+  }
+}
+
 TEST(EvalRules, DrawOrderKeysAreTheOrderPlusAThousandthFloored) {
   // c (499.9995) -> floor(500.0005) = 500 ties with a (500) and stays after it in tree
   // order; b (499.998) -> floor(499.999) = 499 goes first. d is hidden: never drawn.

@@ -75,4 +75,28 @@ inline void sort_keyed(KeyedIndex* first, KeyedIndex* last) {
   }
 }
 
+// Sorts entries whose order is last time's sorted order with new keys, as a draw-order group
+// is from one evaluation to the next: an insertion sort, a few moves where a few keys moved,
+// finished by sort_keyed when the moves pass about one per entry (keys shuffled, or a file
+// made to reverse its draw order every frame). The same total order (key, index), so the same
+// result as sort_keyed from any starting order.
+inline void resort_keyed(KeyedIndex* first, KeyedIndex* last) {
+  const std::size_t n = static_cast<std::size_t>(last - first);
+  std::size_t budget = n + 16;
+  for (std::size_t i = 1; i < n; ++i) {
+    const KeyedIndex x = first[i];
+    std::size_t j = i;
+    while (j > 0 && KeyedIndexLess{}(x, first[j - 1])) {
+      first[j] = first[j - 1];
+      --j;
+      if (--budget == 0) {
+        first[j] = x;
+        sort_keyed(first, last);
+        return;
+      }
+    }
+    first[j] = x;
+  }
+}
+
 }  // namespace p2l

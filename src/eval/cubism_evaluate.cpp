@@ -529,7 +529,9 @@ void order_group(const Rig& rig, const ModelPlan& plan, InstanceState& s, std::u
   const CubismPlan& cp = plan.cubism_plan;
   KeyedIndex* entries = s.sort_scratch.data() + plan.draw_groups[group_index].sort_offset;
   const std::size_t n = g.children.size();
-  for (std::size_t i = 0; i < n; ++i) {
+  // The entries hold last evaluation's order (at first the tree order): new keys, re-sorted.
+  for (std::size_t e = 0; e < n; ++e) {
+    const std::uint32_t i = entries[e].index;
     const DrawChild& ch = g.children[i];
     std::int64_t key = g.floor_order;
     if (ch.kind == DrawChildKind::Mesh) {
@@ -543,9 +545,9 @@ void order_group(const Rig& rig, const ModelPlan& plan, InstanceState& s, std::u
         key = std::fabs(v) < 2147483648.0f ? static_cast<std::int32_t>(v) : INT32_MIN;
       }
     }
-    entries[i] = {key, static_cast<std::uint32_t>(i)};
+    entries[e].key = key;
   }
-  sort_keyed(entries, entries + n);
+  resort_keyed(entries, entries + n);
   std::int32_t at = start;
   for (std::size_t i = 0; i < n; ++i) {
     const DrawChild ch = g.children[entries[i].index];

@@ -21,8 +21,9 @@ void walk(const Rig& rig, const ModelPlan& plan, InstanceState& s, std::uint32_t
   const DrawGroup& g = rig.draw_groups[group_index];
   KeyedIndex* entries = s.sort_scratch.data() + plan.draw_groups[group_index].sort_offset;
   const std::size_t n = g.children.size();
-  for (std::size_t i = 0; i < n; ++i) {
-    const DrawChild& c = g.children[i];
+  // The entries hold last evaluation's order (at first the tree order): new keys, re-sorted.
+  for (std::size_t e = 0; e < n; ++e) {
+    const DrawChild& c = g.children[entries[e].index];
     float order;
     if (c.kind == DrawChildKind::Mesh) {
       order = s.draw_order[c.index];
@@ -32,11 +33,11 @@ void walk(const Rig& rig, const ModelPlan& plan, InstanceState& s, std::uint32_t
                   ? s.part_draw_order[static_cast<std::size_t>(child.part)]
                   : static_cast<float>(child.draw_order);
     }
-    entries[i] = {order_key(order), static_cast<std::uint32_t>(i)};
+    entries[e].key = order_key(order);
   }
   // Ties keep tree order: the position breaks them, so an unstable sort is stable here
   // and needs no temporary memory.
-  sort_keyed(entries, entries + n);
+  resort_keyed(entries, entries + n);
   for (std::size_t i = 0; i < n; ++i) {
     const DrawChild c = g.children[entries[i].index];
     if (c.kind == DrawChildKind::Mesh) {

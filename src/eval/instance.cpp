@@ -140,6 +140,13 @@ Instance::Instance(std::shared_ptr<const Model> model) : model_(std::move(model)
   if (plan.cubism)
     for (std::uint32_t p : plan.cubism_plan.offscreen_parts) s.part_composite[p] = {0.0f, Rgb{0, 0, 0}, Rgb{0, 0, 0}};
   sized(s.sort_scratch, plan.sort_entries);
+  // Each group's entries start in tree order; each evaluation re-sorts the last one's.
+  // (The groups' runs follow one another in group order: Model::create lays them out so.)
+  for (std::size_t gi = 0; gi < plan.draw_groups.size(); ++gi) {
+    const std::size_t begin = plan.draw_groups[gi].sort_offset;
+    const std::size_t end = gi + 1 < plan.draw_groups.size() ? plan.draw_groups[gi + 1].sort_offset : plan.sort_entries;
+    for (std::size_t i = begin; i < end; ++i) s.sort_scratch[i] = {0, static_cast<std::uint32_t>(i - begin)};
+  }
   s.part_opacity.assign(parts, 1.0f);
   // Under Cubism's rules a part's visible flag is only where its opacity starts, as the Core's
   // part opacities start at 0 for a part saved hidden (the host may show it).
