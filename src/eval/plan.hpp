@@ -124,6 +124,9 @@ struct ModelPlan {
   // one more entry ends the last.
   std::vector<std::size_t> weight_offsets;
   std::vector<std::uint32_t> reads;  // the ReadSets' parameters
+  // Every channel's forms, copied in evaluation order (ChannelPlan::forms points here): an
+  // object's property sums read one run of memory rather than a block per channel.
+  std::vector<Rgb> channel_forms;
   // Buffer sizes every Instance allocates once.
   std::size_t warp_floats = 0, warp_cell_doubles = 0, vertex_floats = 0, max_cells = 1, sort_entries = 0, render_commands = 0;
 };
