@@ -135,6 +135,15 @@ class Instance {
   // Under Cubism's rules (Rig::rules): the vertices exactly as the Cubism Core gives them, in
   // model units with y up (vertices() holds them converted to canvas pixels); else empty.
   std::span<const float> model_vertices(std::uint32_t mesh) const;
+  // Under Cubism's rules a host that reads only model_vertices() (as the Cubism Core API does)
+  // may turn the canvas-pixel copy off: evaluate() then neither converts the vertices into
+  // vertices() nor compares them for kMeshVerticesChanged, which spares a pass over every
+  // vertex twice over. Turned on again, vertices() are converted from the model vertices at
+  // once (a hidden mesh's from what its model buffer holds, which glue and blend shapes may
+  // have moved since it was drawn) and the next evaluation reports every change. False,
+  // changing nothing, for a rig
+  // under the format's rules (its vertices() are the only ones).
+  bool set_pixel_vertices(bool on);
   // Under Cubism's rules: the render order as csmGetRenderOrders gives it, one place per mesh
   // and then one per offscreen (the isolated parts in part order); else empty.
   std::span<const std::int32_t> cubism_render_orders() const;

@@ -22,6 +22,8 @@ void read_back(ModelState& m, Flags how);
 
 ModelState::ModelState(std::shared_ptr<const MocData> data) : moc(std::move(data)), instance(moc->model) {
   const std::size_t nd = moc->drawable_count(), no = moc->offscreen_count();
+  // The Core API gives the model vertices only: the canvas-pixel copy is not made.
+  instance.set_pixel_vertices(false);
   part_opacities = moc->part_initial_opacity;
   dynamic_flags.assign(nd, 0);
   vertex_positions.resize(nd);

@@ -495,26 +495,36 @@ void apply_glue(const Rig& rig, const ModelPlan& plan, const CubismWeigher& weig
   }
 }
 
+// A mesh's model vertices (y up) in canvas pixels (y down).
+void pixel_vertices(const Rig& rig, const MeshPlan& mp, InstanceState& s) {
+  const float ox = rig.canvas.origin_x, oy = rig.canvas.origin_y, ppu = rig.canvas.pixels_per_unit;
+  // Two distinct buffers (restrict lets the compiler vectorise the loop).
+  const float* __restrict model = s.cubism.vertices.data() + mp.vertex_offset;
+  float* __restrict pixels = s.vertices.data() + mp.vertex_offset;
+  const std::size_t n = std::size_t{mp.vertex_count} * 2;
+  for (std::size_t j = 0; j + 1 < n; j += 2) {
+    pixels[j] = ox + model[j] * ppu;
+    pixels[j + 1] = oy - model[j + 1] * ppu;
+  }
+}
+
 // The Core's output (model units, y up) and p2lrt's (canvas pixels, y down). The Core turns
 // y up in the mesh's own buffer, so a mesh hidden later keeps its vertices y up there, and glue
 // and blend shapes act on them as they are (measured on game exports of moc3 version 2, Core
 // 6.0.1: docs/IMPORT.md, "Game exports"; fixture v3-glue-stale).
 void write_output(const Rig& rig, const ModelPlan& plan, InstanceState& s) {
   CubismState& c = s.cubism;
-  const float ox = rig.canvas.origin_x, oy = rig.canvas.origin_y, ppu = rig.canvas.pixels_per_unit;
   const float up = rig.canvas.y_up ? 1.0f : -1.0f;  // the Core negates y, unless the moc's root is y up already
   for (std::size_t mi = 0; mi < rig.meshes.size(); ++mi) {
     if (!c.mesh_fresh[mi]) continue;  // hidden, or shown with the vertices it had (turned already)
     const MeshPlan& mp = plan.meshes[mi];
-    // Two distinct buffers (restrict lets the compiler vectorise the loop).
-    float* __restrict model = c.vertices.data() + mp.vertex_offset;
-    float* __restrict pixels = s.vertices.data() + mp.vertex_offset;
+    float* model = c.vertices.data() + mp.vertex_offset;
     const std::size_t n = std::size_t{mp.vertex_count} * 2;
-    for (std::size_t j = 0; j + 1 < n; j += 2) {
-      const float x = model[j], y = up * model[j + 1];
-      model[j + 1] = y;
-      pixels[j] = ox + x * ppu;
-      pixels[j + 1] = oy - y * ppu;
+    if (s.pixel_vertices) {
+      for (std::size_t j = 1; j < n; j += 2) model[j] = up * model[j];
+      pixel_vertices(rig, mp, s);
+    } else if (up != 1.0f) {  // the host reads the model vertices only (Instance::set_pixel_vertices)
+      for (std::size_t j = 1; j < n; j += 2) model[j] = up * model[j];
     }
   }
 }
@@ -585,6 +595,10 @@ void build_render_order(const Rig& rig, const ModelPlan& plan, InstanceState& s)
 }
 
 }  // namespace
+
+void cubism_pixel_vertices(const Rig& rig, const ModelPlan& plan, InstanceState& s) {
+  for (const MeshPlan& mp : plan.meshes) pixel_vertices(rig, mp, s);
+}
 
 float cubism_normalize(const Parameter& p, float value) {
   if (std::isnan(value)) return p.default_value;

@@ -27,6 +27,9 @@ struct StageMark {
 };
 void evaluate_cubism(const Model& model, InstanceState& s, StageMark mark = {});
 
+// Every mesh's canvas-pixel vertices from its model vertices (Instance::set_pixel_vertices).
+void cubism_pixel_vertices(const Rig& rig, const ModelPlan& plan, InstanceState& s);
+
 // A parameter's value as the Core evaluates it: wrapped into [min, max) when it repeats, else
 // clamped; a value that is not a number takes the default.
 float cubism_normalize(const Parameter& p, float value);

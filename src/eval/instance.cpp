@@ -83,7 +83,7 @@ void track_changes(const Model& model, InstanceState& s) {
       if (!same_bits(s.draw_order[m], shown.draw_order[m])) bits |= kMeshDrawOrderChanged;
       if (s.place[m] != shown.place[m]) bits |= kMeshRenderOrderChanged;
       // A mesh change tracking skipped kept the vertices the last evaluation showed.
-      if (s.mesh_dirty[m] && !same_bits(now, before)) {
+      if (s.pixel_vertices && s.mesh_dirty[m] && !same_bits(now, before)) {
         bits |= kMeshVerticesChanged;
         std::copy(now.begin(), now.end(), shown.vertices.begin() + plan.meshes[m].vertex_offset);
       }
@@ -245,6 +245,18 @@ void Instance::set_animation_opacity(float rig, std::span<const float> parts) {
   s.any_animation_part_opacity = any;
 }
 void Instance::reset_changes() { state_->shown.valid = false; }
+
+bool Instance::set_pixel_vertices(bool on) {
+  InstanceState& s = *state_;
+  if (!model_->plan().cubism) return false;
+  if (on && !s.pixel_vertices) {
+    s.pixel_vertices = true;
+    eval::cubism_pixel_vertices(model_->rig(), model_->plan(), s);
+    s.shown.valid = false;
+  }
+  s.pixel_vertices = on;
+  return true;
+}
 float Instance::opacity() const { return state_->host_opacity * state_->animation_opacity; }
 
 namespace {

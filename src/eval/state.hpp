@@ -100,6 +100,7 @@ struct InstanceState {
   bool evaluated_valid = false;  // the buffers hold an evaluation at [evaluated]
   bool tracking = false;         // this evaluation skips what its changes do not reach
   bool incremental = true;       // false: every evaluation from scratch (tests compare the two)
+  bool pixel_vertices = true;    // Instance::set_pixel_vertices: [vertices] written and compared
 
   // Deformers.
   std::vector<eval::Frame> frames;

@@ -107,9 +107,10 @@ bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
 
 // Every buffer the two instances' evaluations write that a host or the Core API reads; the
 // first that differs, or empty.
-std::string first_difference(const p2l::InstanceState& a, const p2l::InstanceState& b) {
+// [pixels]: false for an instance whose canvas-pixel vertices are off (set_pixel_vertices).
+std::string first_difference(const p2l::InstanceState& a, const p2l::InstanceState& b, bool pixels = true) {
   const p2l::eval::CubismState &ca = a.cubism, &cb = b.cubism;
-  if (!same_bits(a.vertices, b.vertices)) return "vertices (pixels)";
+  if (pixels && !same_bits(a.vertices, b.vertices)) return "vertices (pixels)";
   if (!same_bits(ca.vertices, cb.vertices)) return "vertices (the Core's buffer)";
   if (!same_bits(a.opacity, b.opacity)) return "opacities";
   if (!same_bits(a.draw_order, b.draw_order)) return "draw orders";
@@ -144,8 +145,11 @@ std::size_t animate_and_compare(const Source& source, int frames, std::uint64_t 
     ADD_FAILURE() << made.error.to_string();
     return 0;
   }
-  p2l::Instance incremental(made.model), full(made.model);
+  // A third instance gives the model vertices only, as the Core API's does: the same buffers
+  // but the pixel copy, which it makes again when turned back on.
+  p2l::Instance incremental(made.model), full(made.model), model_only(made.model);
   full.state().incremental = false;
+  EXPECT_TRUE(model_only.set_pixel_vertices(false));
   Random random{seed};
   const std::size_t np = rig->parameters.size(), nparts = rig->parts.size();
   std::vector<float> pose(np);
@@ -170,18 +174,43 @@ std::size_t animate_and_compare(const Source& source, int frames, std::uint64_t 
       const float opacity = random.unit() < 0.5f ? 1.0f : random.unit();
       incremental.set_part_opacity(part, opacity);
       full.set_part_opacity(part, opacity);
+      model_only.set_part_opacity(part, opacity);
     }
     std::copy(pose.begin(), pose.end(), incremental.parameters().begin());
     std::copy(pose.begin(), pose.end(), full.parameters().begin());
+    std::copy(pose.begin(), pose.end(), model_only.parameters().begin());
     incremental.evaluate();
     full.evaluate();
+    model_only.evaluate();
     for (const std::uint8_t d : incremental.state().deformer_dirty) skipped += d == 0;
     const std::string differs = first_difference(incremental.state(), full.state());
     if (!differs.empty()) {
       ADD_FAILURE() << differs << " differ after frame " << f << " (" << moves << " parameters moved)";
       return skipped;
     }
+    if (const std::string d = first_difference(model_only.state(), full.state(), false); !d.empty()) {
+      ADD_FAILURE() << d << " differ after frame " << f << " with the pixel vertices off";
+      return skipped;
+    }
   }
+  // Turned back on: the shown meshes' pixel vertices at once and after the next evaluation,
+  // which reports every change. (A hidden mesh's are converted from what its model buffer
+  // holds, which glue and blend shapes may have moved since it was last drawn.)
+  model_only.set_pixel_vertices(true);
+  auto same_shown_pixels = [&](const char* when) {
+    for (std::uint32_t m = 0; m < rig->meshes.size(); ++m) {
+      if (!full.state().cubism.mesh_on[m]) continue;
+      const auto a = model_only.vertices(m), b = full.vertices(m);
+      EXPECT_TRUE(std::memcmp(a.data(), b.data(), a.size_bytes()) == 0) << "mesh " << m << " " << when;
+    }
+  };
+  same_shown_pixels("with the pixel vertices on again");
+  model_only.evaluate();
+  full.evaluate();
+  same_shown_pixels("at the evaluation after");
+  EXPECT_EQ(first_difference(model_only.state(), full.state(), false), "");
+  for (std::uint32_t m = 0; m < rig->meshes.size(); ++m)
+    EXPECT_NE(model_only.changes(m) & p2l::kMeshVerticesChanged, 0u) << "mesh " << m;
   return skipped;
 }
 
