@@ -40,8 +40,27 @@ inline ChannelState static_state(const Part& p) {
   return s;
 }
 
-// out[0..n) = start[0..n) (zeros when start is null) plus each cell's form times its weight,
-// added in cell order. A form shorter than n adds to its length.
+// out[0..n) = start[0..n) (zeros when start is null) plus each cell's row times its weight,
+// added in cell order, in batches, each one pass over the output (eval/blend.hpp).
+template <class RowOf>
+void blend_batches(std::span<const CellWeight> cells, RowOf row_of, const float* start, float* out, std::size_t n) {
+  constexpr std::size_t kBatch = 16;
+  const float* rows[kBatch];
+  float weights[kBatch];
+  std::size_t i = 0;
+  const float* from = start;
+  do {
+    std::size_t m = 0;
+    for (; m < kBatch && i < cells.size(); ++m, ++i) {
+      rows[m] = row_of(cells[i].cell);
+      weights[m] = cells[i].weight;
+    }
+    blend_rows(from, rows, weights, m, out, n);
+    from = out;
+  } while (i < cells.size());
+}
+
+// The same over a grid's forms. A form shorter than n adds to its length.
 template <class F>
 void blend_cells(std::span<const CellWeight> cells, const std::vector<F>& forms, const float* start, float* out,
                  std::size_t n) {
@@ -55,21 +74,14 @@ void blend_cells(std::span<const CellWeight> cells, const std::vector<F>& forms,
     }
     return;
   }
-  // In batches, each one pass over the output (eval/blend.hpp).
-  constexpr std::size_t kBatch = 16;
-  const float* rows[kBatch];
-  float weights[kBatch];
-  std::size_t i = 0;
-  const float* from = start;
-  do {
-    std::size_t m = 0;
-    for (; m < kBatch && i < cells.size(); ++m, ++i) {
-      rows[m] = forms[cells[i].cell].data();
-      weights[m] = cells[i].weight;
-    }
-    blend_rows(from, rows, weights, m, out, n);
-    from = out;
-  } while (i < cells.size());
+  blend_batches(cells, [&](std::uint32_t cell) { return forms[cell].data(); }, start, out, n);
+}
+
+// The same over forms that lie one after another, n floats apart from [rows]
+// (MeshPlan::rows): no form's header is read.
+inline void blend_row_run(std::span<const CellWeight> cells, const float* rows, const float* start, float* out,
+                          std::size_t n) {
+  blend_batches(cells, [&](std::uint32_t cell) { return rows + std::size_t{cell} * n; }, start, out, n);
 }
 
 // The same with the grid's weights at the pose.

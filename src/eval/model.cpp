@@ -185,6 +185,16 @@ void pool_channel_forms(const Rig& rig, ModelPlan& p) {
   });
 }
 
+// Where forms of at least n floats each lie one after another n apart, the first one's
+// start (MeshPlan::rows); else null.
+const float* contiguous_rows(const std::vector<Array<float>>& forms, std::size_t n) {
+  if (forms.empty() || n == 0) return nullptr;
+  const float* first = forms[0].data();
+  for (std::size_t k = 0; k < forms.size(); ++k)
+    if (forms[k].size() < n || forms[k].data() != first + k * n) return nullptr;
+  return first;
+}
+
 // Gives every blended grid a slot of the weight cache, one slot to grids with equal lookups
 // (eval/weights.hpp). Flag channels read one cell and need none.
 void share_grids(ModelPlan& p) {
@@ -289,7 +299,10 @@ ModelResult Model::create(std::shared_ptr<const Rig> rig_ptr) {
       dp.point_count = (d.columns + 1) * (d.rows + 1);
       dp.points_offset = static_cast<std::uint32_t>(p.warp_floats);
       p.warp_floats += std::size_t{dp.point_count} * 2;
-      if (d.lattice) dp.grid = GridPlan(*d.lattice);
+      if (d.lattice) {
+        dp.grid = GridPlan(*d.lattice);
+        dp.rows = contiguous_rows(d.lattice->forms, std::size_t{dp.point_count} * 2);
+      }
       if (!d.lattice_shapes.empty()) {
         dp.base_points.assign(std::size_t{dp.point_count} * 2, 0.0f);
         if (d.lattice) blend_forms(dp.grid, d.lattice->forms, {defaults, scratch.data()}, nullptr, dp.base_points.data(), dp.base_points.size());
@@ -313,7 +326,10 @@ ModelResult Model::create(std::shared_ptr<const Rig> rig_ptr) {
     mp.vertex_offset = static_cast<std::uint32_t>(p.vertex_floats);
     p.vertex_floats += std::size_t{mp.vertex_count} * 2;
     mp.base_state = state_at(static_state(m), mp.channels, defaults, scratch);
-    if (m.keyforms) mp.keyforms = GridPlan(*m.keyforms);
+    if (m.keyforms) {
+      mp.keyforms = GridPlan(*m.keyforms);
+      mp.rows = contiguous_rows(m.keyforms->forms, std::size_t{mp.vertex_count} * 2);
+    }
     if (!m.shapes.empty()) {
       mp.base_offsets.assign(std::size_t{mp.vertex_count} * 2, 0.0f);
       if (m.keyforms) blend_forms(mp.keyforms, m.keyforms->forms, {defaults, scratch.data()}, nullptr, mp.base_offsets.data(), mp.base_offsets.size());

@@ -48,6 +48,7 @@ struct DeformerPlan {
   // Split-cell warps that map at least as many points as they have cells: where their cell
   // table starts in InstanceState::warp_cells (frames.hpp, build_warp_cells); else -1.
   std::int64_t cells_offset = -1;
+  const float* rows = nullptr;  // warps: as MeshPlan::rows, for the lattice's forms
   // Blend shapes are measured from the default pose, which never changes: kept here.
   ChannelState base_state;
   std::vector<float> base_points;  // warps with shapes
@@ -65,6 +66,10 @@ struct MeshPlan {
   std::vector<float> base_offsets;  // meshes with shapes: keyform offsets at the defaults
   std::vector<std::uint32_t> indices;  // widened copy when the file stores u16
   std::int32_t part = -1;
+  // Its keyforms' rows when the rig holds them one after another (each vertex_count * 2
+  // floats, in cell order, as the moc3 importer lays them out), else null: the blend then
+  // reads each row at rows + cell * n, without a form's header in between.
+  const float* rows = nullptr;
 };
 
 struct PartPlan {

@@ -25,6 +25,7 @@ class CubismBuilder {
     rig_.canvas = {c.width, c.height, c.origin_x, c.origin_y, c.pixels_per_unit, (c.flags & 1) != 0, f_.version() >= 5,
                    f_.version() >= 4};
     parameters();
+    reserve_positions();
     deformers();
     parts();
     meshes();
@@ -92,6 +93,29 @@ class CubismBuilder {
     return f_.version() >= 5 ? c_screen(entries[j]) : kBlack;
   }
 
+  // The warps' and meshes' keyform positions, all in one block in the order they are built,
+  // each object's forms one after another (each form a view of the block): evaluation reads
+  // them as one run, as the Core reads the moc's (eval/plan.hpp, rows), and the rig holds one
+  // allocation instead of two per form.
+  void reserve_positions() {
+    std::size_t total = 0;
+    for (const auto& d : o_.deformers)
+      if (d.warp) total += std::size_t{d.keyforms.count} * (std::size_t{d.rows} + 1) * (std::size_t{d.columns} + 1) * 2;
+    for (const auto& m : o_.meshes) total += std::size_t{m.keyforms.count} * m.vertex_count * 2;
+    positions_ = std::make_shared<std::vector<float>>(total);
+  }
+  // The forms of [k] placed next in the block; returns form j's view for keyform_grid.
+  auto positions_of(std::size_t slot, const KeyformRange& k, std::uint32_t points) {
+    const std::size_t n = std::size_t{points} * 2;
+    float* const at = positions_->data() + used_;
+    used_ += n * k.count;
+    for (std::uint32_t local = 0; local < k.count; ++local) {
+      const std::uint32_t first = static_cast<std::uint32_t>(f_.i32(slot, k.first + local));
+      for (std::size_t i = 0; i < n; ++i) at[local * n + i] = f_.f32(kPositions, first + i);
+    }
+    return [this, at, n, first = k.first](std::uint32_t j) { return Array<float>::view(at + (j - first) * n, n, positions_); };
+  }
+
   Array<float> positions(std::size_t slot, std::uint32_t j, std::uint32_t points) const {
     const std::uint32_t first = static_cast<std::uint32_t>(f_.i32(slot, j));
     std::vector<float> v(std::size_t{points} * 2);
@@ -146,7 +170,7 @@ class CubismBuilder {
         out.rows = d.rows;
         out.bilinear = d.bilinear;
         const std::uint32_t points = (d.rows + 1) * (d.columns + 1);
-        out.lattice = grid<Array<float>>(d.keyforms, [&](std::uint32_t j) { return positions(kWarpPositions, j, points); });
+        out.lattice = grid<Array<float>>(d.keyforms, positions_of(kWarpPositions, d.keyforms, points));
         scalar(d.keyforms, out.channels, ChannelType::Opacity, kWarpOpacity, out.opacity);
         if (!bs_.warps.empty())
           for (const auto& b : bs_.warps[d.specific])
@@ -285,7 +309,7 @@ class CubismBuilder {
       hidden_flags += !m.visible;
       // Keyforms are absolute and the rest positions zero: the Core's sum starts from zero.
       out.geometry = zero_rest_geometry(f_, m);
-      out.keyforms = grid<Array<float>>(m.keyforms, [&](std::uint32_t j) { return positions(kMeshPositions, j, m.vertex_count); });
+      out.keyforms = grid<Array<float>>(m.keyforms, positions_of(kMeshPositions, m.keyforms, m.vertex_count));
       scalar(m.keyforms, out.channels, ChannelType::Opacity, kMeshOpacity, out.opacity);
       scalar(m.keyforms, out.channels, ChannelType::DrawOrder, kMeshOrder, out.draw_order);
       color(m.keyforms, out.channels, ChannelType::MultiplyColor, kc_.mesh_multiply, false, out.multiply);
@@ -354,6 +378,8 @@ class CubismBuilder {
   const KeyformColors& kc_;
   Rig& rig_;
   ImportReport& report_;
+  std::shared_ptr<std::vector<float>> positions_;  // reserve_positions
+  std::size_t used_ = 0;
 };
 
 }  // namespace
