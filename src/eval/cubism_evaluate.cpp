@@ -310,7 +310,7 @@ void evaluate_deformers(const Rig& rig, const ModelPlan& plan, const CubismWeigh
       RotationInput in;
       in.scale = has_grid ? 0.0f : 1.0f;
       for (const CellWeight& cw : grid) {
-        const Pivot& p = d.pivot->forms[cw.cell];
+        const Pivot& p = dp.pivots[cw.cell];
         in.x += cw.weight * p.x;
         in.y += cw.weight * p.y;
         in.angle += cw.weight * p.angle;

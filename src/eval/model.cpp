@@ -195,6 +195,22 @@ const float* contiguous_rows(const std::vector<Array<float>>& forms, std::size_t
   return first;
 }
 
+// Copies the rotations' pivot forms into one run (ModelPlan::pivot_forms), in deformer order.
+void pool_pivot_forms(const Rig& rig, ModelPlan& p) {
+  std::size_t total = 0;
+  for (std::size_t i = 0; i < rig.deformer_count_with_bones(); ++i)
+    if (const Deformer& d = rig.deformer_or_bone(i); d.pivot) total += d.pivot->forms.size();
+  sized(p.pivot_forms, total);
+  Pivot* at = p.pivot_forms.data();
+  for (std::size_t i = 0; i < rig.deformer_count_with_bones(); ++i) {
+    const Deformer& d = rig.deformer_or_bone(i);
+    if (!d.pivot) continue;
+    std::copy(d.pivot->forms.begin(), d.pivot->forms.end(), at);
+    p.deformers[i].pivots = at;
+    at += d.pivot->forms.size();
+  }
+}
+
 // Gives every blended grid a slot of the weight cache, one slot to grids with equal lookups
 // (eval/weights.hpp). Flag channels read one cell and need none.
 void share_grids(ModelPlan& p) {
@@ -404,6 +420,7 @@ ModelResult Model::create(std::shared_ptr<const Rig> rig_ptr) {
   plan_cell_tables(rig, p);
   plan_reads(rig, p);
   pool_channel_forms(rig, p);
+  pool_pivot_forms(rig, p);
   share_grids(p);
 
   std::shared_ptr<Model> model(new Model());

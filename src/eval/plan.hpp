@@ -49,6 +49,7 @@ struct DeformerPlan {
   // table starts in InstanceState::warp_cells (frames.hpp, build_warp_cells); else -1.
   std::int64_t cells_offset = -1;
   const float* rows = nullptr;  // warps: as MeshPlan::rows, for the lattice's forms
+  const Pivot* pivots = nullptr;  // rotations with keyforms: their forms in ModelPlan::pivot_forms
   // Blend shapes are measured from the default pose, which never changes: kept here.
   ChannelState base_state;
   std::vector<float> base_points;  // warps with shapes
@@ -132,6 +133,8 @@ struct ModelPlan {
   // Every channel's forms, copied in evaluation order (ChannelPlan::forms points here): an
   // object's property sums read one run of memory rather than a block per channel.
   std::vector<Rgb> channel_forms;
+  // The rotations' pivot forms copied one after another in deformer order (DeformerPlan::pivots).
+  std::vector<Pivot> pivot_forms;
   // Buffer sizes every Instance allocates once.
   std::size_t warp_floats = 0, warp_cell_doubles = 0, vertex_floats = 0, max_cells = 1, sort_entries = 0, render_commands = 0;
 };
