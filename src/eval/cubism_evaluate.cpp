@@ -518,17 +518,26 @@ void pixel_vertices(const Rig& rig, const MeshPlan& mp, InstanceState& s) {
 // 6.0.1: docs/IMPORT.md, "Game exports"; fixture v3-glue-stale).
 void write_output(const Rig& rig, const ModelPlan& plan, InstanceState& s) {
   CubismState& c = s.cubism;
+  const float ox = rig.canvas.origin_x, oy = rig.canvas.origin_y, ppu = rig.canvas.pixels_per_unit;
   const float up = rig.canvas.y_up ? 1.0f : -1.0f;  // the Core negates y, unless the moc's root is y up already
   for (std::size_t mi = 0; mi < rig.meshes.size(); ++mi) {
     if (!c.mesh_fresh[mi]) continue;  // hidden, or shown with the vertices it had (turned already)
     const MeshPlan& mp = plan.meshes[mi];
-    float* model = c.vertices.data() + mp.vertex_offset;
+    // Two distinct buffers (restrict lets the compiler vectorise the loops).
+    float* __restrict model = c.vertices.data() + mp.vertex_offset;
+    float* __restrict pixels = s.vertices.data() + mp.vertex_offset;
     const std::size_t n = std::size_t{mp.vertex_count} * 2;
-    if (s.pixel_vertices) {
-      for (std::size_t j = 1; j < n; j += 2) model[j] = up * model[j];
-      pixel_vertices(rig, mp, s);
-    } else if (up != 1.0f) {  // the host reads the model vertices only (Instance::set_pixel_vertices)
-      for (std::size_t j = 1; j < n; j += 2) model[j] = up * model[j];
+    if (!s.pixel_vertices) {  // the host reads the model vertices only (Instance::set_pixel_vertices)
+      if (up != 1.0f)
+        for (std::size_t j = 1; j < n; j += 2) model[j] = up * model[j];
+      continue;
+    }
+    // The turn and the conversion in one pass (as pixel_vertices converts).
+    for (std::size_t j = 0; j + 1 < n; j += 2) {
+      const float x = model[j], y = up * model[j + 1];
+      model[j + 1] = y;
+      pixels[j] = ox + x * ppu;
+      pixels[j + 1] = oy - y * ppu;
     }
   }
 }
