@@ -47,6 +47,9 @@ class Array {
   const T& operator[](std::size_t i) const { return data_[i]; }
   std::span<const T> span() const { return {data_, size_}; }
   std::vector<T> to_vector() const { return {begin(), end()}; }
+  // What keeps the values alive (null for none): arrays with the same keeper lie in one
+  // block, so the distance between them means something (the evaluator's row runs).
+  const void* keeper() const { return owner_.get(); }
 
   // Bitwise equality: a round trip must give back the same bits, -0.0 included.
   friend bool operator==(const Array& a, const Array& b) {

@@ -282,7 +282,7 @@ void evaluate_deformers(const Rig& rig, const ModelPlan& plan, const CubismWeigh
       // everything below it and little else changes.
       float* local = c.local_points.data() + dp.points_offset;
       const bool keep_local = s.tracking && c.deformer_local[i] && !reads_moved;
-      if (!keep_local && has_grid && dp.rows)
+      if (!keep_local && has_grid && dp.rows.first)
         blend_row_run(grid, dp.rows, nullptr, local, n);
       else if (!keep_local && has_grid)
         blend_cells(grid, d.lattice->forms, nullptr, local, n);
@@ -424,7 +424,7 @@ void evaluate_meshes(const Rig& rig, const ModelPlan& plan, const CubismWeigher&
     const bool keep_local = fresh && s.tracking && c.mesh_local[mi] && !reads_moved;
     const float* start = m.geometry ? m.geometry->positions.data() : nullptr;
     const std::size_t blended = keep_local ? 0 : n;  // what this evaluation blends into [local]
-    if (blended && has_grid && mp.rows)
+    if (blended && has_grid && mp.rows.first)
       blend_row_run(grid, mp.rows, start, local, blended);
     else if (blended && has_grid)
       blend_cells(grid, m.keyforms->forms, start, local, blended);

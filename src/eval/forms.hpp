@@ -77,11 +77,9 @@ void blend_cells(std::span<const CellWeight> cells, const std::vector<F>& forms,
   blend_batches(cells, [&](std::uint32_t cell) { return forms[cell].data(); }, start, out, n);
 }
 
-// The same over forms that lie one after another, n floats apart from [rows]
-// (MeshPlan::rows): no form's header is read.
-inline void blend_row_run(std::span<const CellWeight> cells, const float* rows, const float* start, float* out,
-                          std::size_t n) {
-  blend_batches(cells, [&](std::uint32_t cell) { return rows + std::size_t{cell} * n; }, start, out, n);
+// The same over forms at one stride in one block (MeshPlan::rows): no form's header is read.
+inline void blend_row_run(std::span<const CellWeight> cells, RowRun rows, const float* start, float* out, std::size_t n) {
+  blend_batches(cells, [&](std::uint32_t cell) { return rows.first + std::size_t{cell} * rows.stride; }, start, out, n);
 }
 
 // The same with the grid's weights at the pose.

@@ -2,6 +2,7 @@
 // finds every grid ready, every buffer laid out and the default pose measured.
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 
 #include "base/keyed_sort.hpp"
 #include "base/sized.hpp"
@@ -185,14 +186,24 @@ void pool_channel_forms(const Rig& rig, ModelPlan& p) {
   });
 }
 
-// Where forms of at least n floats each lie one after another n apart, the first one's
-// start (MeshPlan::rows); else null.
-const float* contiguous_rows(const std::vector<Array<float>>& forms, std::size_t n) {
-  if (forms.empty() || n == 0) return nullptr;
-  const float* first = forms[0].data();
+// Where forms of at least n floats each lie in one block at one stride of at least n (the
+// same keeper, evenly spaced), the first one's start and the stride (MeshPlan::rows).
+RowRun row_run(const std::vector<Array<float>>& forms, std::size_t n) {
+  if (forms.empty() || n == 0 || forms[0].size() < n) return {};
+  const void* keeper = forms[0].keeper();
+  const auto address = [](const Array<float>& f) { return reinterpret_cast<std::uintptr_t>(f.data()); };
+  std::size_t stride = n;
+  if (forms.size() > 1) {
+    const std::uintptr_t gap = address(forms[1]) - address(forms[0]);
+    if (address(forms[1]) < address(forms[0]) || gap % sizeof(float) != 0 || gap / sizeof(float) < n) return {};
+    stride = gap / sizeof(float);
+  }
   for (std::size_t k = 0; k < forms.size(); ++k)
-    if (forms[k].size() < n || forms[k].data() != first + k * n) return nullptr;
-  return first;
+    if (forms[k].size() < n || (k > 0 && forms[k].keeper() != keeper) ||
+        address(forms[k]) != address(forms[0]) + k * stride * sizeof(float))
+      return {};
+  if (keeper == nullptr && forms.size() > 1) return {};  // no one block to be sure of
+  return {forms[0].data(), stride};
 }
 
 // Copies the rotations' pivot forms into one run (ModelPlan::pivot_forms), in deformer order.
@@ -317,7 +328,7 @@ ModelResult Model::create(std::shared_ptr<const Rig> rig_ptr) {
       p.warp_floats += std::size_t{dp.point_count} * 2;
       if (d.lattice) {
         dp.grid = GridPlan(*d.lattice);
-        dp.rows = contiguous_rows(d.lattice->forms, std::size_t{dp.point_count} * 2);
+        dp.rows = row_run(d.lattice->forms, std::size_t{dp.point_count} * 2);
       }
       if (!d.lattice_shapes.empty()) {
         dp.base_points.assign(std::size_t{dp.point_count} * 2, 0.0f);
@@ -344,7 +355,7 @@ ModelResult Model::create(std::shared_ptr<const Rig> rig_ptr) {
     mp.base_state = state_at(static_state(m), mp.channels, defaults, scratch);
     if (m.keyforms) {
       mp.keyforms = GridPlan(*m.keyforms);
-      mp.rows = contiguous_rows(m.keyforms->forms, std::size_t{mp.vertex_count} * 2);
+      mp.rows = row_run(m.keyforms->forms, std::size_t{mp.vertex_count} * 2);
     }
     if (!m.shapes.empty()) {
       mp.base_offsets.assign(std::size_t{mp.vertex_count} * 2, 0.0f);

@@ -39,6 +39,12 @@ struct ParameterPlan {
   bool repeat;
 };
 
+// Forms that lie at one stride in one block (MeshPlan::rows).
+struct RowRun {
+  const float* first = nullptr;
+  std::size_t stride = 0;  // floats
+};
+
 struct DeformerPlan {
   std::vector<ChannelPlan> channels;
   ReadSet reads;
@@ -48,7 +54,7 @@ struct DeformerPlan {
   // Split-cell warps that map at least as many points as they have cells: where their cell
   // table starts in InstanceState::warp_cells (frames.hpp, build_warp_cells); else -1.
   std::int64_t cells_offset = -1;
-  const float* rows = nullptr;  // warps: as MeshPlan::rows, for the lattice's forms
+  RowRun rows;  // warps: as MeshPlan::rows, for the lattice's forms
   const Pivot* pivots = nullptr;  // rotations with keyforms: their forms in ModelPlan::pivot_forms
   // Blend shapes are measured from the default pose, which never changes: kept here.
   ChannelState base_state;
@@ -67,10 +73,11 @@ struct MeshPlan {
   std::vector<float> base_offsets;  // meshes with shapes: keyform offsets at the defaults
   std::vector<std::uint32_t> indices;  // widened copy when the file stores u16
   std::int32_t part = -1;
-  // Its keyforms' rows when the rig holds them one after another (each vertex_count * 2
-  // floats, in cell order, as the moc3 importer lays them out), else null: the blend then
-  // reads each row at rows + cell * n, without a form's header in between.
-  const float* rows = nullptr;
+  // Its keyforms' rows when the rig holds them at one stride in one block (the moc3
+  // importer lays them one after another; a .p2lrt file read in place puts each array's
+  // header between them): the blend then reads row c at first + c * stride, with no form's
+  // header to look up. Null first: form by form.
+  RowRun rows;
 };
 
 struct PartPlan {

@@ -19,8 +19,10 @@
 #include <string>
 #include <vector>
 
+#include "eval/plan.hpp"
 #include "eval/state.hpp"
 #include "p2l/eval.hpp"
+#include "p2l/format.hpp"
 #include "p2l/import.hpp"
 #include "rig_builder.hpp"
 #include "synth_model.hpp"
@@ -212,6 +214,55 @@ std::size_t animate_and_compare(const Source& source, int frames, std::uint64_t 
   for (std::uint32_t m = 0; m < rig->meshes.size(); ++m)
     EXPECT_NE(model_only.changes(m) & p2l::kMeshVerticesChanged, 0u) << "mesh " << m;
   return skipped;
+}
+
+// The mesh and warp blend reads each object's forms as a run at one stride when they lie so
+// (eval/plan.hpp, RowRun): the importer's block (stride n), a .p2lrt read in place (each
+// array's header between the forms), else form by form. All three give the same bits.
+TEST(CubismIncremental, TheFormsReadAsARunOrFormByFormGiveTheSameBits) {
+  std::uint64_t seed = 77;
+  std::size_t strided = 0;
+  for (const Source& source : generated()) {
+    SCOPED_TRACE(source.name);
+    p2l::ImportResult imported = p2l::import_moc3(source.moc3);
+    ASSERT_TRUE(imported) << imported.error.to_string();
+    const auto rig = std::make_shared<p2l::Rig>(std::move(imported.rig));
+    const p2l::WriteResult written = p2l::write(*rig);
+    ASSERT_TRUE(written) << written.error.to_string();
+    const p2l::LoadResult loaded = p2l::load(written.bytes);
+    ASSERT_TRUE(loaded) << loaded.error.to_string();
+    // Every form in an allocation of its own: no run.
+    auto apart = std::make_shared<p2l::Rig>(*rig);
+    for (p2l::Mesh& m : apart->meshes)
+      if (m.keyforms)
+        for (p2l::Array<float>& f : m.keyforms->forms) f = p2l::Array<float>(f.to_vector());
+    for (p2l::Deformer& d : apart->deformers)
+      if (d.lattice)
+        for (p2l::Array<float>& f : d.lattice->forms) f = p2l::Array<float>(f.to_vector());
+    std::vector<std::shared_ptr<const p2l::Model>> models;
+    for (const std::shared_ptr<const p2l::Rig>& r : {std::shared_ptr<const p2l::Rig>(rig), loaded.rig, std::shared_ptr<const p2l::Rig>(apart)}) {
+      p2l::ModelResult made = p2l::Model::create(r);
+      ASSERT_TRUE(made) << made.error.to_string();
+      models.push_back(made.model);
+    }
+    for (const auto& mp : models[1]->plan().meshes) strided += mp.rows.first != nullptr && mp.rows.stride > mp.vertex_count * 2u;
+    for (const auto& mp : models[2]->plan().meshes) EXPECT_TRUE(mp.rows.first == nullptr || mp.keyforms.cell_count() == 1);
+    std::vector<p2l::Instance> instances;
+    for (const auto& m : models) instances.emplace_back(m);
+    Random random{seed++};
+    for (int f = 0; f < 60; ++f) {
+      for (std::size_t i = 0; i < rig->parameters.size(); ++i) {
+        const p2l::Parameter& q = rig->parameters[i];
+        const float v = q.min + (q.max - q.min) * random.unit();
+        for (p2l::Instance& in : instances) in.parameters()[i] = v;
+      }
+      for (p2l::Instance& in : instances) in.evaluate();
+      EXPECT_EQ(first_difference(instances[1].state(), instances[0].state()), "") << "read in place, frame " << f;
+      EXPECT_EQ(first_difference(instances[2].state(), instances[0].state()), "") << "form by form, frame " << f;
+    }
+  }
+  // The in-place file's stride was taken (headers between the forms), not only the block's.
+  EXPECT_GT(strided, 0u);
 }
 
 TEST(CubismIncremental, EveryOutputAsFromScratchOnTheFixturesAndGeneratedModels) {
