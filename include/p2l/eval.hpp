@@ -141,8 +141,7 @@ class Instance {
   // vertex twice over. Turned on again, vertices() are converted from the model vertices at
   // once (a hidden mesh's from what its model buffer holds, which glue and blend shapes may
   // have moved since it was drawn) and the next evaluation reports every change. False,
-  // changing nothing, for a rig
-  // under the format's rules (its vertices() are the only ones).
+  // changing nothing, for a rig under the format's rules (its vertices() are the only ones).
   bool set_pixel_vertices(bool on);
   // Under Cubism's rules: the render order as csmGetRenderOrders gives it, one place per mesh
   // and then one per offscreen (the isolated parts in part order); else empty.

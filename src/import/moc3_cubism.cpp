@@ -107,13 +107,19 @@ class CubismBuilder {
   // The forms of [k] placed next in the block; returns form j's view for keyform_grid.
   auto positions_of(std::size_t slot, const KeyformRange& k, std::uint32_t points) {
     const std::size_t n = std::size_t{points} * 2;
+    // Each warp and mesh comes here once, as reserve_positions counted; should one not have
+    // been counted, it gets a block of its own rather than running past the end.
+    if (n * k.count > positions_->size() - used_) {
+      positions_ = std::make_shared<std::vector<float>>(n * k.count);
+      used_ = 0;
+    }
     float* const at = positions_->data() + used_;
     used_ += n * k.count;
     for (std::uint32_t local = 0; local < k.count; ++local) {
       const std::uint32_t first = static_cast<std::uint32_t>(f_.i32(slot, k.first + local));
       for (std::size_t i = 0; i < n; ++i) at[local * n + i] = f_.f32(kPositions, first + i);
     }
-    return [this, at, n, first = k.first](std::uint32_t j) { return Array<float>::view(at + (j - first) * n, n, positions_); };
+    return [block = positions_, at, n, first = k.first](std::uint32_t j) { return Array<float>::view(at + (j - first) * n, n, block); };
   }
 
   Array<float> positions(std::size_t slot, std::uint32_t j, std::uint32_t points) const {
