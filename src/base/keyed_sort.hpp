@@ -79,8 +79,9 @@ inline void sort_keyed(KeyedIndex* first, KeyedIndex* last) {
 // is from one evaluation to the next: an insertion sort, a few moves where a few keys moved,
 // finished by sort_keyed when the moves pass about one per entry (keys shuffled, or a file
 // made to reverse its draw order every frame). The same total order (key, index), so the same
-// result as sort_keyed from any starting order.
-inline void resort_keyed(KeyedIndex* first, KeyedIndex* last) {
+// result as sort_keyed from any starting order. Not inlined: one copy for both draw-order
+// walks (the WebAssembly module's budget).
+[[gnu::noinline]] inline void resort_keyed(KeyedIndex* first, KeyedIndex* last) {
   const std::size_t n = static_cast<std::size_t>(last - first);
   std::size_t budget = n + 16;
   for (std::size_t i = 1; i < n; ++i) {

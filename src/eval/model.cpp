@@ -163,27 +163,34 @@ void plan_reads(const Rig& rig, ModelPlan& p) {
 // Copies the channels' forms into one run (ModelPlan::channel_forms), parts, deformers and
 // meshes in the order evaluation visits them, and points the plans there.
 void pool_channel_forms(const Rig& rig, ModelPlan& p) {
-  auto each = [&](auto&& visit) {
+  // One walk twice: counting, then (at set) copying; one instance of each lambda keeps the
+  // WebAssembly module small.
+  std::size_t total = 0;
+  Rgb* at = nullptr;
+  auto visit = [&](const Channels& channels, std::vector<ChannelPlan>& plans) {
+    for (std::size_t k = 0; k < channels.size(); ++k) {
+      const std::vector<Rgb>& forms = channels[k].grid.forms;
+      if (at == nullptr) {
+        total += forms.size();
+        continue;
+      }
+      std::copy(forms.begin(), forms.end(), at);
+      plans[k].forms = at;
+      at += forms.size();
+    }
+  };
+  auto walk = [&] {
     for (std::size_t i = 0; i < rig.parts.size(); ++i) visit(rig.parts[i].channels, p.parts[i].channels);
     for (std::size_t i = 0; i < rig.deformer_count_with_bones(); ++i) visit(rig.deformer_or_bone(i).channels, p.deformers[i].channels);
     for (std::size_t i = 0; i < rig.meshes.size(); ++i) visit(rig.meshes[i].channels, p.meshes[i].channels);
     for (std::size_t i = 0; i < rig.glues.size(); ++i) visit(rig.glues[i].channels, p.glues[i].channels);
     for (std::size_t i = 0; i < rig.draw_groups.size(); ++i) visit(rig.draw_groups[i].channels, p.draw_groups[i].channels);
   };
-  std::size_t total = 0;
-  each([&](const Channels& channels, std::vector<ChannelPlan>&) {
-    for (const Channel& c : channels) total += c.grid.forms.size();
-  });
+  walk();
+  if (total == 0) return;  // every channel keeps its (empty) forms
   sized(p.channel_forms, total);
-  Rgb* at = p.channel_forms.data();
-  each([&](const Channels& channels, std::vector<ChannelPlan>& plans) {
-    for (std::size_t k = 0; k < channels.size(); ++k) {
-      const std::vector<Rgb>& forms = channels[k].grid.forms;
-      std::copy(forms.begin(), forms.end(), at);
-      plans[k].forms = at;
-      at += forms.size();
-    }
-  });
+  at = p.channel_forms.data();
+  walk();
 }
 
 // Where forms of at least n floats each lie in one block at one stride of at least n (the
