@@ -6,7 +6,8 @@
 // host or the Core API reads is compared after every evaluation. The models: every fixture of
 // tests/cubism/fixtures/LIST.txt and generated models of every version with every feature; and
 // any .moc3 files P2L_INCREMENTAL_MODELS lists (colon-separated: the official samples and
-// third-party models at development time; none is in the repository).
+// third-party models at development time; none is in the repository). The same file holds the
+// blend's two ways of reading keyforms (as a run, form by form) to the same bits.
 #include <gtest/gtest.h>
 
 #include <cstdint>
