@@ -499,17 +499,24 @@ void apply_glue(const Rig& rig, const ModelPlan& plan, const CubismWeigher& weig
   }
 }
 
-// A mesh's model vertices (y up) in canvas pixels (y down).
+// Model units (y up) to canvas pixels (y down): the one formula of both loops below.
+struct PixelSpace {
+  float ox, oy, ppu;
+  explicit PixelSpace(const Canvas& c) : ox(c.origin_x), oy(c.origin_y), ppu(c.pixels_per_unit) {}
+  void put(float x, float y, float* out) const {
+    out[0] = ox + x * ppu;
+    out[1] = oy - y * ppu;
+  }
+};
+
+// A mesh's model vertices (y up) in canvas pixels.
 void pixel_vertices(const Rig& rig, const MeshPlan& mp, InstanceState& s) {
-  const float ox = rig.canvas.origin_x, oy = rig.canvas.origin_y, ppu = rig.canvas.pixels_per_unit;
+  const PixelSpace to(rig.canvas);
   // Two distinct buffers (restrict lets the compiler vectorise the loop).
   const float* __restrict model = s.cubism.vertices.data() + mp.vertex_offset;
   float* __restrict pixels = s.vertices.data() + mp.vertex_offset;
   const std::size_t n = std::size_t{mp.vertex_count} * 2;
-  for (std::size_t j = 0; j + 1 < n; j += 2) {
-    pixels[j] = ox + model[j] * ppu;
-    pixels[j + 1] = oy - model[j + 1] * ppu;
-  }
+  for (std::size_t j = 0; j + 1 < n; j += 2) to.put(model[j], model[j + 1], pixels + j);
 }
 
 // The Core's output (model units, y up) and p2lrt's (canvas pixels, y down). The Core turns
@@ -518,7 +525,7 @@ void pixel_vertices(const Rig& rig, const MeshPlan& mp, InstanceState& s) {
 // 6.0.1: docs/IMPORT.md, "Game exports"; fixture v3-glue-stale).
 void write_output(const Rig& rig, const ModelPlan& plan, InstanceState& s) {
   CubismState& c = s.cubism;
-  const float ox = rig.canvas.origin_x, oy = rig.canvas.origin_y, ppu = rig.canvas.pixels_per_unit;
+  const PixelSpace to(rig.canvas);
   const float up = rig.canvas.y_up ? 1.0f : -1.0f;  // the Core negates y, unless the moc's root is y up already
   for (std::size_t mi = 0; mi < rig.meshes.size(); ++mi) {
     if (!c.mesh_fresh[mi]) continue;  // hidden, or shown with the vertices it had (turned already)
@@ -532,12 +539,10 @@ void write_output(const Rig& rig, const ModelPlan& plan, InstanceState& s) {
         for (std::size_t j = 1; j < n; j += 2) model[j] = up * model[j];
       continue;
     }
-    // The turn and the conversion in one pass (as pixel_vertices converts).
+    // The turn and the conversion in one pass.
     for (std::size_t j = 0; j + 1 < n; j += 2) {
-      const float x = model[j], y = up * model[j + 1];
-      model[j + 1] = y;
-      pixels[j] = ox + x * ppu;
-      pixels[j + 1] = oy - y * ppu;
+      model[j + 1] = up * model[j + 1];
+      to.put(model[j], model[j + 1], pixels + j);
     }
   }
 }

@@ -250,7 +250,6 @@ bool Instance::set_pixel_vertices(bool on) {
   InstanceState& s = *state_;
   if (!model_->plan().cubism) return false;
   if (on && !s.pixel_vertices) {
-    s.pixel_vertices = true;
     eval::cubism_pixel_vertices(model_->rig(), model_->plan(), s);
     s.shown.valid = false;
   }

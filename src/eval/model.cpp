@@ -198,6 +198,7 @@ void pool_channel_forms(const Rig& rig, ModelPlan& p) {
 RowRun row_run(const std::vector<Array<float>>& forms, std::size_t n) {
   if (forms.empty() || n == 0 || forms[0].size() < n) return {};
   const void* keeper = forms[0].keeper();
+  if (keeper == nullptr && forms.size() > 1) return {};  // no one block to be sure of
   const auto address = [](const Array<float>& f) { return reinterpret_cast<std::uintptr_t>(f.data()); };
   std::size_t stride = n;
   if (forms.size() > 1) {
@@ -209,7 +210,6 @@ RowRun row_run(const std::vector<Array<float>>& forms, std::size_t n) {
     if (forms[k].size() < n || (k > 0 && forms[k].keeper() != keeper) ||
         address(forms[k]) != address(forms[0]) + k * stride * sizeof(float))
       return {};
-  if (keeper == nullptr && forms.size() > 1) return {};  // no one block to be sure of
   return {forms[0].data(), stride};
 }
 

@@ -115,17 +115,18 @@ class CubismBuilder {
     }
     float* const at = positions_->data() + used_;
     used_ += n * k.count;
-    for (std::uint32_t local = 0; local < k.count; ++local) {
-      const std::uint32_t first = static_cast<std::uint32_t>(f_.i32(slot, k.first + local));
-      for (std::size_t i = 0; i < n; ++i) at[local * n + i] = f_.f32(kPositions, first + i);
-    }
+    for (std::uint32_t local = 0; local < k.count; ++local) read_positions(slot, k.first + local, n, at + local * n);
     return [block = positions_, at, n, first = k.first](std::uint32_t j) { return Array<float>::view(at + (j - first) * n, n, block); };
   }
 
-  Array<float> positions(std::size_t slot, std::uint32_t j, std::uint32_t points) const {
+  // Keyform j's n position floats (its entry in [slot] says where they start) into [to].
+  void read_positions(std::size_t slot, std::uint32_t j, std::size_t n, float* to) const {
     const std::uint32_t first = static_cast<std::uint32_t>(f_.i32(slot, j));
+    for (std::size_t i = 0; i < n; ++i) to[i] = f_.f32(kPositions, first + i);
+  }
+  Array<float> positions(std::size_t slot, std::uint32_t j, std::uint32_t points) const {
     std::vector<float> v(std::size_t{points} * 2);
-    for (std::size_t i = 0; i < v.size(); ++i) v[i] = f_.f32(kPositions, first + i);
+    read_positions(slot, j, v.size(), v.data());
     return Array<float>(std::move(v));
   }
 
