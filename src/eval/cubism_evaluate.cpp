@@ -439,7 +439,8 @@ void evaluate_meshes(const Rig& rig, const ModelPlan& plan, const CubismWeigher&
       add_mesh_shapes(rig, m, weigh, local, blended, opacity, multiply, screen, order);
     }
     c.mesh_local[mi] = 1;
-    if (m.parent < 0 && fresh) std::memcpy(out, local, n * sizeof(float));
+    // (A mesh without vertices has no place in the buffers: nothing to copy, no pointer to copy to.)
+    if (m.parent < 0 && n > 0) std::memcpy(out, local, n * sizeof(float));
     if (m.parent >= 0) {
       const std::size_t p = static_cast<std::size_t>(m.parent);
       if (fresh) cubism_map_points(c.frames[p], local, out, n);
