@@ -5,8 +5,9 @@
 #   p2l_thread_stress_tests                     the whole stress test (tests/thread_stress_test.cpp)
 #   p2l_eval_threads_tests                      p2l_tests' EvalThreads.* (tests/eval_threads_test.cpp,
 #                                               built alone): instances of one Model on 4 threads
-#   p2l_render_tests --gtest_filter='RenderPages.SharedPagesDrawTheSame'
-#                                               renderers sharing one TexturePages on two threads
+#   p2l_render_tests --gtest_filter='RenderPages.SharedPagesDrawTheSame:RenderBands.*'
+#                                               renderers sharing one TexturePages on two threads;
+#                                               frames drawn in bands on 2 to 7 threads
 #   p2l_csm_threads_tests                       the Cubism Core API: models of one csmMoc on 8
 #                                               threads (tests/csm/csm_threads_test.cpp)
 # (every test that starts a std::thread: grep -rn "std::thread" tests/). Exits non-zero on any
@@ -74,7 +75,7 @@ run() {  # run NAME BINARY [ARGS...]
 }
 run stress "$BUILD/tests/p2l_thread_stress_tests"
 run eval_threads "${EVAL_THREADS[@]:1}"
-run render_pages "$BUILD/tests/render/p2l_render_tests" --gtest_filter='RenderPages.SharedPagesDrawTheSame'
+run render_threads "$BUILD/tests/render/p2l_render_tests" --gtest_filter='RenderPages.SharedPagesDrawTheSame:RenderBands.*'
 run csm_threads "$BUILD/tests/csm/p2l_csm_threads_tests"
 
 reports=0

@@ -29,4 +29,7 @@ bool p2l_render_texture(P2lRig*, uint32_t, const uint8_t*, uint32_t, uint32_t) {
   return false;
 }
 
+// WebAssembly has no threads: one, as p2l-render.wasm says too.
+uint32_t p2l_render_threads(P2lRig* rig, uint32_t) { return rig != nullptr ? 1u : 0u; }
+
 }

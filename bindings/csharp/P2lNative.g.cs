@@ -39,7 +39,7 @@ namespace P2lRuntime
 #endif
 
         /// <summary>How many functions p2l.h and p2l_cubism.h declare (and this class imports).</summary>
-        public const int FunctionCount = 147;
+        public const int FunctionCount = 148;
 
         public const int P2L_ABI_VERSION_MAJOR = 1;
         public const int P2L_ABI_VERSION_MINOR = 4;
@@ -685,6 +685,10 @@ namespace P2lRuntime
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         [return: MarshalAs(UnmanagedType.I1)]
         public static extern bool p2l_render_texture(P2lRig rig, uint page, byte[] rgba, uint width, uint height);
+
+        // P2L_API uint32_t p2l_render_threads(P2lRig *rig, uint32_t threads);
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern uint p2l_render_threads(P2lRig rig, uint threads);
 
         // P2L_API bool p2l_framing(const P2lRig *rig, uint32_t width, uint32_t height, uint32_t flags, float margin, float *out);
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]

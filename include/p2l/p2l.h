@@ -518,6 +518,12 @@ P2L_API void p2l_dealloc(uint8_t *pointer, size_t len);
 P2L_API bool p2l_render(P2lRig *rig, uint8_t *rgba, uint32_t width, uint32_t height, const float *transform,
                         uint32_t flags);
 P2L_API bool p2l_render_texture(P2lRig *rig, uint32_t page, const uint8_t *rgba, uint32_t width, uint32_t height);
+/* Threads for p2l_render (an addition to ABI 1.4): the rig's frames are cut into horizontal bands
+ * drawn by [threads] threads at once, the caller's included, giving the bytes one thread gives;
+ * 0 takes one per processor core, 1 (the default) draws on the caller's thread alone. The threads
+ * are started here and wait between frames. Returns the count now in use (1 where the platform has
+ * no threads, as in WebAssembly), 0 for a NULL rig. */
+P2L_API uint32_t p2l_render_threads(P2lRig *rig, uint32_t threads);
 /* Framing (an addition to ABI 1.4): the transform for p2l_render that `p2lrt render` frames with,
  * six floats into [out]: the whole canvas scaled to fit [width] x [height] with its aspect kept,
  * and centred; with P2L_FRAME_DRAWN the bounds of what the last evaluation draws instead, with

@@ -90,6 +90,13 @@ class Renderer {
   bool render(const Instance& instance, std::uint8_t* rgba, std::uint32_t width, std::uint32_t height,
               const Affine* transform = nullptr, std::uint32_t flags = 0);
 
+  // Threads drawing each frame, the caller's included: the image is cut into horizontal
+  // bands that they draw at once, giving the bytes one thread gives. 0: one per processor
+  // core; 1 (the default): the caller alone. The threads wait between frames (started here,
+  // not per frame); where the platform has none (WebAssembly) it stays 1.
+  void set_threads(unsigned threads);
+  unsigned threads() const;
+
   TexturePages& pages() { return *pages_; }
 
  private:

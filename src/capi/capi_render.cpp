@@ -1,5 +1,5 @@
-// Software rendering through the C API: p2l_render and p2l_render_texture over the rig's
-// p2l::Renderer, which shares the model's decoded pages with every other rig of the model.
+// Software rendering through the C API: p2l_render, p2l_render_texture and p2l_render_threads
+// over the rig's p2l::Renderer, which shares the model's decoded pages with every other rig of the model.
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -57,6 +57,14 @@ bool p2l_render_texture(P2lRig* rig, uint32_t page, const uint8_t* rgba, uint32_
     if (bad_size(width, height)) return false;
     const std::span<const std::uint8_t> pixels(rgba, std::size_t{width} * height * 4);
     return renderer_of(r).set_texture(page, pixels, width, height);
+  });
+}
+
+uint32_t p2l_render_threads(P2lRig* rig, uint32_t threads) {
+  return p2l::capi::guarded(rig, 0u, [&](P2lRig& r) {
+    p2l::Renderer& renderer = renderer_of(r);
+    renderer.set_threads(threads);
+    return renderer.threads();
   });
 }
 

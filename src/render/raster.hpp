@@ -39,6 +39,18 @@ struct Corner {
   float u, v;
 };
 
+// The rows of an image that one drawing holds: rows [y0, y1) of an image [width] pixels wide,
+// kept from row y0 on (pixel (x, y) at index (y - y0) * width + x). A renderer drawing the
+// image in horizontal bands on several threads hands each band its own; one band holds the
+// whole image. The coverage rules are decided in the whole image's coordinates, so a band
+// covers exactly the pixels the whole image would in its rows.
+struct Band {
+  std::uint32_t width = 0;
+  std::int32_t y0 = 0, y1 = 0;
+  static Band whole(std::uint32_t width, std::uint32_t height) { return {width, 0, static_cast<std::int32_t>(height)}; }
+  std::uint32_t rows() const { return static_cast<std::uint32_t>(y1 - y0); }
+};
+
 // Which triangles culling drops, by the sign of their area in image coordinates.
 enum class Cull { None, Positive, Negative };
 
@@ -130,14 +142,13 @@ inline void each_pixel(const Triangle& t, std::size_t row, std::int32_t first, s
   }
 }
 
-// Calls rows(triangle, row, first, last) for every row of a [width] x [height] image the
-// triangle (a, b, c) may cover: columns [first, last] of the row starting at pixel [row]
-// (y * width) hold every pixel it covers there, each decided by Triangle::at. Skips
-// triangles with a non-finite corner, an area under 1e-12 pixels or the culled sign. Adds
-// the pixel rectangle it visits to [touched] when given.
+// Calls rows(triangle, row, first, last) for every row of [band] the triangle (a, b, c) may
+// cover: columns [first, last] of the row starting at pixel [row] ((y - band.y0) * width)
+// hold every pixel it covers there, each decided by Triangle::at. Skips triangles with a
+// non-finite corner, an area under 1e-12 pixels or the culled sign. Adds the pixel rectangle
+// it visits, in the band's rows, to [touched] when given.
 template <class Rows>
-void raster_rows(Corner a, Corner b, Corner c, std::uint32_t width, std::uint32_t height, Cull cull, Rect* touched,
-                 Rows&& rows) {
+void raster_rows(Corner a, Corner b, Corner c, const Band& band, Cull cull, Rect* touched, Rows&& rows) {
   if (!detail::finite(a) || !detail::finite(b) || !detail::finite(c)) return;
   double area = (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x);
   if (!(std::fabs(area) >= 1e-12)) return;
@@ -148,13 +159,14 @@ void raster_rows(Corner a, Corner b, Corner c, std::uint32_t width, std::uint32_
   }
   const double min_x = std::fmin(std::fmin(a.x, b.x), c.x), max_x = std::fmax(std::fmax(a.x, b.x), c.x);
   const double min_y = std::fmin(std::fmin(a.y, b.y), c.y), max_y = std::fmax(std::fmax(a.y, b.y), c.y);
-  const double last_x = static_cast<double>(width) - 1.0, last_y = static_cast<double>(height) - 1.0;
+  const double last_x = static_cast<double>(band.width) - 1.0, last_y = static_cast<double>(band.y1) - 1.0;
   const double fx0 = std::fmax(std::floor(min_x - 0.5), 0.0), fx1 = std::fmin(std::ceil(max_x - 0.5), last_x);
-  const double fy0 = std::fmax(std::floor(min_y - 0.5), 0.0), fy1 = std::fmin(std::ceil(max_y - 0.5), last_y);
+  const double fy0 = std::fmax(std::floor(min_y - 0.5), static_cast<double>(band.y0));
+  const double fy1 = std::fmin(std::ceil(max_y - 0.5), last_y);
   if (!(fx0 <= fx1) || !(fy0 <= fy1)) return;
   const auto x0 = static_cast<std::int32_t>(fx0), x1 = static_cast<std::int32_t>(fx1);
   const auto y0 = static_cast<std::int32_t>(fy0), y1 = static_cast<std::int32_t>(fy1);
-  if (touched != nullptr) touched->add(Rect{x0, y0, x1 + 1, y1 + 1});
+  if (touched != nullptr) touched->add(Rect{x0, y0 - band.y0, x1 + 1, y1 + 1 - band.y0});
 
   Triangle t{detail::Edge(b, c), detail::Edge(c, a), detail::Edge(a, b), 1.0 / area, a, b, c};
   // Row spans from the edges are exact enough while coordinates stay within 2^24 pixels;
@@ -162,7 +174,7 @@ void raster_rows(Corner a, Corner b, Corner c, std::uint32_t width, std::uint32_
   constexpr double kSpanLimit = 16777216.0;
   const bool spans = std::fmax(std::fmax(std::fabs(min_x), std::fabs(max_x)),
                                std::fmax(std::fabs(min_y), std::fabs(max_y))) < kSpanLimit;
-  const std::size_t stride = width;
+  const std::size_t stride = band.width;
   for (std::int32_t y = y0; y <= y1; ++y) {
     const double py = static_cast<double>(y) + 0.5;
     t.e0.start_row(py);
@@ -180,17 +192,16 @@ void raster_rows(Corner a, Corner b, Corner c, std::uint32_t width, std::uint32_
       xs = static_cast<std::int32_t>(first);
       xe = static_cast<std::int32_t>(last);
     }
-    rows(static_cast<const Triangle&>(t), static_cast<std::size_t>(y) * stride, xs, xe);
+    rows(static_cast<const Triangle&>(t), static_cast<std::size_t>(y - band.y0) * stride, xs, xe);
   }
 }
 
-// Calls fragment(pixel, u, v) for every pixel of a [width] x [height] image the triangle
-// (a, b, c) covers, pixel = y * width + x, with (u, v) interpolated at the pixel centre:
+// Calls fragment(pixel, u, v) for every pixel of [band] the triangle (a, b, c) covers,
+// pixel = (y - band.y0) * width + x, with (u, v) interpolated at the pixel centre:
 // raster_rows() pixel by pixel.
 template <class Fragment>
-void raster_triangle(Corner a, Corner b, Corner c, std::uint32_t width, std::uint32_t height, Cull cull,
-                     Rect* touched, Fragment&& fragment) {
-  raster_rows(a, b, c, width, height, cull, touched,
+void raster_triangle(Corner a, Corner b, Corner c, const Band& band, Cull cull, Rect* touched, Fragment&& fragment) {
+  raster_rows(a, b, c, band, cull, touched,
               [&](const Triangle& t, std::size_t row, std::int32_t first, std::int32_t last) {
                 each_pixel(t, row, first, last, fragment);
               });

@@ -9,6 +9,14 @@
 // a group or computing a mask clears only what was drawn there before, and the image's
 // conversion to RGBA8 reads only that rectangle.
 //
+// Threads (Renderer::set_threads): the image is cut into horizontal bands, each with its own
+// float image, layers and masks (a Surface), and every band draws the whole frame clipped to
+// its rows. A pixel depends on nothing outside its own position in any buffer, and the
+// coverage rules are decided in the whole image's coordinates (raster.hpp's Band), so the
+// bands together give the bytes one thread gives. What the bands share is made before they
+// start and only read by them: the pages resolved, and the image-space triangles of every
+// mesh the frame draws (MeshCorners).
+//
 // Where the processor has AVX2, the normal-over fragments, the masks and the conversion run
 // eight pixels at a time (spans.hpp), with the same bits as the scalar code here.
 #include <algorithm>
@@ -16,13 +24,16 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <memory>
 #include <span>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
+#include "base/exceptions.hpp"
 #include "p2l/render.hpp"
+#include "render/band_pool.hpp"
 #include "render/blend.hpp"
 #include "render/large_pages.hpp"
 #include "render/raster.hpp"
@@ -41,6 +52,11 @@ constexpr std::size_t kMaskSlots = 4;
 // pass-through groups): each level costs a whole image of floats, and a file could nest
 // thousands. Real rigs nest a few.
 constexpr std::size_t kMaxLayerDepth = 16;
+// Bands per drawing thread: more bands than threads, taken in turn, so that a thread done
+// with a quiet band (sky, empty margins) takes another while a busy one (a face) is drawn.
+constexpr std::uint32_t kBandsPerThread = 4;
+// Nor bands thinner than this: each band walks every mesh's triangles once.
+constexpr std::uint32_t kMinBandRows = 32;
 
 // An isolated group's layer: premultiplied RGBA, zero outside [dirty].
 struct Layer {
@@ -107,24 +123,20 @@ void clear(std::vector<float>& pixels, std::uint32_t width, std::size_t channels
 
 }  // namespace
 
-struct Scratch {
-  std::uint32_t width = 0, height = 0;
-  std::vector<float> target;  // the image being drawn, premultiplied RGBA
+// One band's buffers: its rows of the image being drawn, of each isolated group's layer and
+// of each mask, in the band's pixel indices (raster.hpp's Band).
+struct Surface {
+  Band band;
+  std::vector<float> target;  // premultiplied RGBA
   Rect target_dirty;          // target is zero outside it
   std::vector<Layer> layers;  // the stack of open isolated groups
   std::vector<MaskSlot> masks;
-  std::size_t layer_count = 0, mask_count = 0;  // what the model can need
-  std::vector<Image> overrides;                 // set_texture pixels per page; empty: none
-  std::vector<const Image*> pages;              // this frame's texture per page
-  std::vector<Corner> corners;                  // one mesh's triangles for the AVX2 kernels
-  std::vector<std::uint8_t> resolved;           // pages[p] is known this frame
-  std::uint64_t frame = 0, tick = 0;
+  std::uint64_t tick = 0;
+  std::exception_ptr failure;  // what a drawing thread threw, for render() to throw again
 
-  // Buffers for [w] x [h]; nothing happens at the current size.
-  void reserve(std::uint32_t w, std::uint32_t h) {
-    if (w == width && h == height) return;
-    width = height = 0;
-    const std::size_t n = std::size_t{w} * h;
+  void reserve(const Band& b, std::size_t layer_count, std::size_t mask_count) {
+    band = b;
+    const std::size_t n = std::size_t{b.width} * b.rows();
     std::vector<float>().swap(target);
     target.resize(n * 4);
     target_dirty = Rect{};
@@ -133,6 +145,54 @@ struct Scratch {
     masks.clear();
     masks.resize(mask_count);
     for (MaskSlot& m : masks) m.coverage.resize(n);
+  }
+};
+
+// The image-space triangles of the meshes one frame draws (and of their masks), three corners
+// each, made once a frame before the bands draw.
+struct MeshCorners {
+  std::vector<Corner> corners;                 // room for every mesh's triangles
+  std::vector<std::uint32_t> begin, end;       // mesh m's are corners[begin[m], end[m])
+  std::vector<double> top, bottom;             // the least and greatest corner y (finite ones)
+  std::vector<std::uint8_t> made;              // made this frame
+
+  std::span<const Corner> of(std::uint32_t m) const {
+    return {corners.data() + begin[m], corners.data() + end[m]};
+  }
+  // Whether mesh [m]'s triangles can cover a pixel of [band]: raster_rows() visits the rows
+  // floor(top - 0.5) to ceil(bottom - 0.5).
+  bool may_cover(std::uint32_t m, const Band& band) const {
+    return !(std::ceil(bottom[m] - 0.5) < static_cast<double>(band.y0) ||
+             std::floor(top[m] - 0.5) > static_cast<double>(band.y1 - 1));
+  }
+};
+
+struct Scratch {
+  std::uint32_t width = 0, height = 0;
+  std::size_t layer_count = 0, mask_count = 0;  // what the model can need
+  std::vector<Image> overrides;                 // set_texture pixels per page; empty: none
+  std::vector<const Image*> pages;              // this frame's texture per page
+  std::vector<std::uint8_t> resolved;           // pages[p] is known this frame
+  MeshCorners meshes;
+  std::vector<Surface> bands;
+  std::unique_ptr<BandPool> pool;  // null: the caller draws alone
+  std::uint64_t frame = 0;
+
+  unsigned threads() const { return pool ? pool->threads() : 1u; }
+
+  // Buffers for [w] x [h], cut into bands for the threads; nothing happens at the current size.
+  void reserve(std::uint32_t w, std::uint32_t h) {
+    if (w == width && h == height) return;
+    width = height = 0;
+    const std::uint32_t most = std::max(1u, h / kMinBandRows);
+    const std::uint32_t count = std::min(threads() == 1 ? 1u : threads() * kBandsPerThread, most);
+    bands.clear();
+    bands.resize(count);
+    for (std::uint32_t i = 0; i < count; ++i) {
+      const auto y0 = static_cast<std::int32_t>(std::uint64_t{h} * i / count);
+      const auto y1 = static_cast<std::int32_t>(std::uint64_t{h} * (i + 1) / count);
+      bands[i].reserve(Band{w, y0, y1}, layer_count, mask_count);
+    }
     width = w;
     height = h;
   }
@@ -140,51 +200,38 @@ struct Scratch {
 
 namespace {
 
-// One render call: the model, the instance's last evaluation and the scratch.
-class Frame {
+// What the bands of one render call share, made before they draw: each page this frame
+// draws resolved (the host's, else the decoded embedded PNG; null for none) and the
+// image-space triangles of every mesh drawn or masking.
+class FramePrep {
  public:
-  Frame(Scratch& s, const Model& model, const Instance& instance, TexturePages& pages, const Affine& t)
-      : s_(s), model_(model), rig_(model.rig()), instance_(instance), pages_(pages), t_(t),
-        mirrored_(t.a * t.d - t.b * t.c < 0.0f) {}
+  FramePrep(Scratch& s, const Model& model, const Instance& instance, TexturePages& pages, const Affine& t)
+      : s_(s), model_(model), rig_(model.rig()), instance_(instance), pages_(pages), t_(t) {}
 
-  void draw() {
-    std::size_t open = 0, flattened = 0;  // flattened: groups past the deepest layer, drawn through
+  void prepare() {
+    std::fill(s_.resolved.begin(), s_.resolved.end(), std::uint8_t{0});
+    std::fill(s_.meshes.made.begin(), s_.meshes.made.end(), std::uint8_t{0});
+    s_.meshes.corners.clear();
     for (const std::int32_t command : instance_.render_commands()) {
       if (command <= -2) {
-        if (open == s_.layers.size()) {
-          ++flattened;
-          continue;
-        }
-        Layer& layer = s_.layers[open++];
-        if (layer.pixels.empty()) layer.pixels.resize(std::size_t{s_.width} * s_.height * 4);
-        clear(layer.pixels, s_.width, 4, layer.dirty);
-        layer.part = static_cast<std::uint32_t>(-2 - static_cast<std::int64_t>(command));
-      } else if (command == kRenderEndGroup) {
-        if (flattened > 0)
-          --flattened;
-        else if (open > 0)
-          close(--open);
-      } else {
-        const auto mesh = static_cast<std::uint32_t>(command);
-        if (open > 0)
-          draw_mesh(mesh, s_.layers[open - 1].pixels.data(), &s_.layers[open - 1].dirty);
-        else
-          draw_mesh(mesh, s_.target.data(), &s_.target_dirty);
+        const auto part = static_cast<std::uint32_t>(-2 - static_cast<std::int64_t>(command));
+        if (part < rig_.parts.size()) masks(model_.part_group_masks(part));
+      } else if (command >= 0) {
+        const auto m = static_cast<std::uint32_t>(command);
+        if (m >= rig_.meshes.size() || !(clamp01(instance_.opacity(m)) > 0.0f)) continue;
+        if (page(rig_.meshes[m].texture_page) == nullptr) continue;
+        make(m);
+        masks(rig_.meshes[m].mask_meshes);
       }
     }
-    while (open > 0) close(--open);
   }
 
  private:
-  // Composites layer [index] into what lies under it.
-  void close(std::size_t index) {
-    if (index > 0)
-      draw_layer(s_.layers[index], s_.layers[index - 1].pixels.data(), &s_.layers[index - 1].dirty);
-    else
-      draw_layer(s_.layers[index], s_.target.data(), &s_.target_dirty);
+  void masks(std::span<const std::uint32_t> set) {
+    for (const std::uint32_t id : set)
+      if (id < rig_.meshes.size() && page(rig_.meshes[id].texture_page) != nullptr) make(id);
   }
 
-  // Page [page]'s pixels this frame: the host's, else the decoded embedded PNG; null for none.
   const Image* page(std::int32_t page) {
     if (page < 0 || static_cast<std::size_t>(page) >= s_.pages.size()) return nullptr;
     const auto p = static_cast<std::size_t>(page);
@@ -199,78 +246,145 @@ class Frame {
     return s_.pages[p];
   }
 
-  // Calls each(a, b, c) with the image-space corners of mesh [m]'s triangles.
-  template <class Each>
-  void each_triangle(std::uint32_t m, Each&& each) {
+  // Mesh [m]'s triangles, three image-space corners each, and the rows they span.
+  void make(std::uint32_t m) {
+    MeshCorners& out = s_.meshes;
+    if (out.made[m] != 0) return;
+    out.made[m] = 1;
+    out.begin[m] = out.end[m] = static_cast<std::uint32_t>(out.corners.size());
+    double top = INFINITY, bottom = -INFINITY;
     const Mesh& mesh = rig_.meshes[m];
-    if (!mesh.geometry) return;
-    const std::span<const float> xy = instance_.vertices(m);
-    const Array<float>& uv = mesh.geometry->uvs;
-    const std::size_t n = std::min(xy.size(), uv.size()) / 2;
-    const std::span<const std::uint32_t> indices = model_.mesh_indices(m);
-    auto corner = [&](std::size_t i) {
-      const float x = xy[2 * i], y = xy[2 * i + 1];
-      const float ix = t_.a * x + t_.b * y + t_.tx, iy = t_.c * x + t_.d * y + t_.ty;
-      return Corner{ix, iy, uv[2 * i], uv[2 * i + 1]};
-    };
-    for (std::size_t t = 0; t + 2 < indices.size(); t += 3) {
-      const std::size_t i0 = indices[t], i1 = indices[t + 1], i2 = indices[t + 2];
-      if (i0 >= n || i1 >= n || i2 >= n) continue;
-      each(corner(i0), corner(i1), corner(i2));
+    if (mesh.geometry) {
+      const std::span<const float> xy = instance_.vertices(m);
+      const Array<float>& uv = mesh.geometry->uvs;
+      const std::size_t n = std::min(xy.size(), uv.size()) / 2;
+      const std::span<const std::uint32_t> indices = model_.mesh_indices(m);
+      auto corner = [&](std::size_t i) {
+        const float x = xy[2 * i], y = xy[2 * i + 1];
+        const float ix = t_.a * x + t_.b * y + t_.tx, iy = t_.c * x + t_.d * y + t_.ty;
+        const double cy = iy;
+        top = std::fmin(top, cy);
+        bottom = std::fmax(bottom, cy);
+        out.corners.push_back(Corner{ix, cy, uv[2 * i], uv[2 * i + 1]});
+      };
+      for (std::size_t t = 0; t + 2 < indices.size(); t += 3) {
+        const std::size_t i0 = indices[t], i1 = indices[t + 1], i2 = indices[t + 2];
+        if (i0 >= n || i1 >= n || i2 >= n) continue;
+        corner(i0);
+        corner(i1);
+        corner(i2);
+      }
     }
+    out.end[m] = static_cast<std::uint32_t>(out.corners.size());
+    out.top[m] = top;
+    out.bottom[m] = bottom;
   }
 
-  // Mesh [m]'s triangles as each_triangle() gives them, three corners each, in the scratch
-  // (sized for the largest mesh when the renderer was made).
-  std::span<const Corner> corners(std::uint32_t m) {
-    s_.corners.clear();
-    each_triangle(m, [&](const Corner& a, const Corner& b, const Corner& c) {
-      s_.corners.push_back(a);
-      s_.corners.push_back(b);
-      s_.corners.push_back(c);
-    });
-    return s_.corners;
+  Scratch& s_;
+  const Model& model_;
+  const Rig& rig_;
+  const Instance& instance_;
+  TexturePages& pages_;
+  Affine t_;
+};
+
+// One band of one render call: the model, the instance's last evaluation, what FramePrep
+// made and the band's buffers.
+class Frame {
+ public:
+  Frame(const Scratch& s, Surface& surface, const Model& model, const Instance& instance, const Affine& t)
+      : s_(s), b_(surface), band_(surface.band), model_(model), rig_(model.rig()), instance_(instance),
+        mirrored_(t.a * t.d - t.b * t.c < 0.0f) {}
+
+  void draw() {
+    std::size_t open = 0, flattened = 0;  // flattened: groups past the deepest layer, drawn through
+    for (const std::int32_t command : instance_.render_commands()) {
+      if (command <= -2) {
+        if (open == b_.layers.size()) {
+          ++flattened;
+          continue;
+        }
+        Layer& layer = b_.layers[open++];
+        if (layer.pixels.empty()) layer.pixels.resize(std::size_t{band_.width} * band_.rows() * 4);
+        clear(layer.pixels, band_.width, 4, layer.dirty);
+        layer.part = static_cast<std::uint32_t>(-2 - static_cast<std::int64_t>(command));
+      } else if (command == kRenderEndGroup) {
+        if (flattened > 0)
+          --flattened;
+        else if (open > 0)
+          close(--open);
+      } else {
+        const auto mesh = static_cast<std::uint32_t>(command);
+        if (open > 0)
+          draw_mesh(mesh, b_.layers[open - 1].pixels.data(), &b_.layers[open - 1].dirty);
+        else
+          draw_mesh(mesh, b_.target.data(), &b_.target_dirty);
+      }
+    }
+    while (open > 0) close(--open);
+  }
+
+ private:
+  // Composites layer [index] into what lies under it.
+  void close(std::size_t index) {
+    if (index > 0)
+      draw_layer(b_.layers[index], b_.layers[index - 1].pixels.data(), &b_.layers[index - 1].dirty);
+    else
+      draw_layer(b_.layers[index], b_.target.data(), &b_.target_dirty);
+  }
+
+  // Page [page]'s pixels this frame, as FramePrep resolved them; null for none.
+  const Image* page(std::int32_t page) const {
+    if (page < 0 || static_cast<std::size_t>(page) >= s_.pages.size() || s_.resolved[static_cast<std::size_t>(page)] == 0)
+      return nullptr;
+    return s_.pages[static_cast<std::size_t>(page)];
+  }
+
+  // Mesh [m]'s triangles in image space, three corners each, when they may cover a pixel of
+  // this band; else none.
+  std::span<const Corner> corners(std::uint32_t m) const {
+    if (s_.meshes.made[m] == 0 || !s_.meshes.may_cover(m, band_)) return {};
+    return s_.meshes.of(m);
   }
 
   // Calls fragment(pixel, u, v) over every covered pixel of mesh [m]'s triangles.
   template <class Fragment>
   void triangles(std::uint32_t m, Cull cull, Rect* touched, Fragment&& fragment) {
-    each_triangle(m, [&](const Corner& a, const Corner& b, const Corner& c) {
-      raster_triangle(a, b, c, s_.width, s_.height, cull, touched, fragment);
-    });
+    const std::span<const Corner> c = corners(m);
+    for (std::size_t i = 0; i + 2 < c.size(); i += 3) raster_triangle(c[i], c[i + 1], c[i + 2], band_, cull, touched, fragment);
   }
 
   // The coverage of the mask meshes [set]: per pixel 1 - prod(1 - a) over their texture
   // alphas a, as the Framework's mask buffer accumulates it.
   const float* mask(std::span<const std::uint32_t> set) {
-    for (MaskSlot& slot : s_.masks) {
+    for (MaskSlot& slot : b_.masks) {
       if (slot.frame == s_.frame && same(slot.key, set)) {
-        slot.used = ++s_.tick;
+        slot.used = ++b_.tick;
         return slot.coverage.data();
       }
     }
-    if (s_.masks.empty()) {  // the model named no masks: not expected
-      s_.masks.emplace_back();
-      s_.masks.back().coverage.resize(std::size_t{s_.width} * s_.height);
+    if (b_.masks.empty()) {  // the model named no masks: not expected
+      b_.masks.emplace_back();
+      b_.masks.back().coverage.resize(std::size_t{band_.width} * band_.rows());
     }
     // A slot from an earlier frame, else the one used longest ago.
-    MaskSlot* slot = &s_.masks[0];
-    for (MaskSlot& m : s_.masks) {
+    MaskSlot* slot = &b_.masks[0];
+    for (MaskSlot& m : b_.masks) {
       const std::uint64_t age = m.frame == s_.frame ? m.used : 0;
       const std::uint64_t best = slot->frame == s_.frame ? slot->used : 0;
       if (age < best) slot = &m;
     }
-    clear(slot->coverage, s_.width, 1, slot->dirty);
+    clear(slot->coverage, band_.width, 1, slot->dirty);
     slot->key = set;
     slot->frame = s_.frame;
-    slot->used = ++s_.tick;
+    slot->used = ++b_.tick;
     float* coverage = slot->coverage.data();
     for (const std::uint32_t id : set) {
       if (id >= rig_.meshes.size()) continue;
       const Image* texture = page(rig_.meshes[id].texture_page);
       if (texture == nullptr) continue;
       if (vector_spans()) {
-        mask_mesh(corners(id), s_.width, s_.height, &slot->dirty, *texture, coverage);
+        mask_mesh(corners(id), band_, &slot->dirty, *texture, coverage);
         continue;
       }
       triangles(id, Cull::None, &slot->dirty, [&](std::size_t pixel, float u, float v) {
@@ -339,7 +453,7 @@ class Frame {
       span.coverage = coverage;
       span.invert = invert;
       span.target = target;
-      over_mesh(corners(m), s_.width, s_.height, cull, dirty, span);
+      over_mesh(corners(m), band_, cull, dirty, span);
       return;
     }
     using Yes = std::true_type;
@@ -363,7 +477,7 @@ class Frame {
     const Rect& r = layer.dirty;
     for (std::int32_t y = r.y0; y < r.y1; ++y) {
       for (std::int32_t x = r.x0; x < r.x1; ++x) {
-        const std::size_t pixel = static_cast<std::size_t>(y) * s_.width + static_cast<std::size_t>(x);
+        const std::size_t pixel = static_cast<std::size_t>(y) * band_.width + static_cast<std::size_t>(x);
         const float* l = layer.pixels.data() + pixel * 4;
         const float la = l[3];
         if (!(la > 0.0f)) continue;  // the composite would give the destination back
@@ -388,12 +502,12 @@ class Frame {
     if (dirty != nullptr) dirty->add(r);
   }
 
-  Scratch& s_;
+  const Scratch& s_;
+  Surface& b_;
+  const Band band_;
   const Model& model_;
   const Rig& rig_;
   const Instance& instance_;
-  TexturePages& pages_;
-  Affine t_;
   bool mirrored_;
 };
 
@@ -472,9 +586,15 @@ Renderer::Renderer(std::shared_ptr<const Model> model, std::shared_ptr<TexturePa
   s.resolved.resize(n, 0);
   s.layer_count = std::min(render::isolated_depth(model_->rig()), render::kMaxLayerDepth);
   s.mask_count = render::mask_slots(*model_);
+  const std::size_t meshes = model_->rig().meshes.size();
   std::size_t corners = 0;
-  for (std::uint32_t m = 0; m < model_->rig().meshes.size(); ++m) corners = std::max(corners, model_->mesh_indices(m).size());
-  s.corners.reserve(corners);
+  for (std::uint32_t m = 0; m < meshes; ++m) corners += model_->mesh_indices(m).size();
+  s.meshes.corners.reserve(corners);
+  s.meshes.begin.resize(meshes);
+  s.meshes.end.resize(meshes);
+  s.meshes.top.resize(meshes);
+  s.meshes.bottom.resize(meshes);
+  s.meshes.made.resize(meshes);
 }
 
 Renderer::~Renderer() = default;
@@ -509,6 +629,52 @@ bool Renderer::set_texture(std::uint32_t page, std::span<const std::uint8_t> rgb
   return true;
 }
 
+void Renderer::set_threads(unsigned threads) {
+  if (!scratch_) return;
+  if (threads == 0) threads = render::processor_cores();
+  if (!render::platform_has_threads()) threads = 1;
+  render::Scratch& s = *scratch_;
+  if (threads == s.threads()) return;
+  s.pool = threads == 1 ? nullptr : std::make_unique<render::BandPool>(threads);
+  s.width = s.height = 0;  // cut into bands again at the next frame
+}
+
+unsigned Renderer::threads() const { return scratch_ ? scratch_->threads() : 1u; }
+
+namespace {
+
+// One band's share of a render call.
+struct BandJob {
+  render::Scratch& s;
+  const Model& model;
+  const Instance& instance;
+  const Affine& t;
+  std::uint8_t* rgba;
+  bool keep, straight;
+
+  static void run(void* context, std::size_t i) {
+    const auto& job = *static_cast<const BandJob*>(context);
+    render::Surface& b = job.s.bands[i];
+    P2L_TRY {
+      const render::Band& band = b.band;
+      std::uint8_t* rows = job.rgba + static_cast<std::size_t>(band.y0) * band.width * 4;
+      if (job.keep) {
+        render::from_rgba8(rows, std::size_t{band.width} * band.rows(), job.straight, b.target.data());
+        b.target_dirty = render::Rect{0, 0, static_cast<std::int32_t>(band.width), static_cast<std::int32_t>(band.rows())};
+      } else {
+        render::clear(b.target, band.width, 4, b.target_dirty);
+      }
+      render::Frame(job.s, b, job.model, job.instance, job.t).draw();
+      render::image_to_rgba8(b.target.data(), band.width, band.rows(), b.target_dirty, job.straight, rows);
+    }
+#if P2L_HAS_EXCEPTIONS
+    P2L_CATCH_ALL { b.failure = std::current_exception(); }
+#endif
+  }
+};
+
+}  // namespace
+
 bool Renderer::render(const Instance& instance, std::uint8_t* rgba, std::uint32_t width, std::uint32_t height,
                       const Affine* transform, std::uint32_t flags) {
   const std::uint64_t pixels = std::uint64_t{width} * height;
@@ -518,19 +684,22 @@ bool Renderer::render(const Instance& instance, std::uint8_t* rgba, std::uint32_
   s.reserve(width, height);
 
   const Affine t = transform != nullptr ? *transform : canvas_fit(model_->rig().canvas, width, height);
-  const bool straight = (flags & kRenderStraight) != 0;
-  const auto n = static_cast<std::size_t>(pixels);
-  if ((flags & kRenderKeep) != 0) {
-    render::from_rgba8(rgba, n, straight, s.target.data());
-    s.target_dirty = render::Rect{0, 0, static_cast<std::int32_t>(width), static_cast<std::int32_t>(height)};
-  } else {
-    render::clear(s.target, width, 4, s.target_dirty);
-  }
   ++s.frame;
-  std::fill(s.resolved.begin(), s.resolved.end(), std::uint8_t{0});
-
-  render::Frame(s, *model_, instance, *pages_, t).draw();
-  render::image_to_rgba8(s.target.data(), width, height, s.target_dirty, straight, rgba);
+  render::FramePrep(s, *model_, instance, *pages_, t).prepare();
+  BandJob job{s, *model_, instance, t, rgba, (flags & kRenderKeep) != 0, (flags & kRenderStraight) != 0};
+  if (s.pool)
+    s.pool->run(s.bands.size(), &BandJob::run, &job);
+  else
+    BandJob::run(&job, 0);
+#if P2L_HAS_EXCEPTIONS
+  // What a band threw (memory running out for a layer), thrown again on the caller's thread.
+  for (render::Surface& b : s.bands) {
+    if (!b.failure) continue;
+    std::exception_ptr failure = std::move(b.failure);
+    for (render::Surface& other : s.bands) other.failure = nullptr;
+    std::rethrow_exception(failure);
+  }
+#endif
   return true;
 }
 

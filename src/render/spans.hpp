@@ -33,15 +33,13 @@ bool vector_spans();
 // the two paths. Not thread-safe against rendering.
 void set_vector_spans(bool on);
 
-// Composites a mesh's fragment (NORMAL with OVER) at every pixel its triangles cover in a
-// [width] x [height] image, triangle after triangle, as raster_rows() rasterizes them:
-// [corners] holds three image-space corners per triangle.
-void over_mesh(std::span<const Corner> corners, std::uint32_t width, std::uint32_t height, Cull cull, Rect* touched,
-               const OverSpan& s);
-// coverage = 1 - (1 - coverage)(1 - a) at every pixel the triangles cover, a the page's
-// alpha there.
-void mask_mesh(std::span<const Corner> corners, std::uint32_t width, std::uint32_t height, Rect* touched,
-               const Image& texture, float* coverage);
+// Composites a mesh's fragment (NORMAL with OVER) at every pixel of [band] its triangles
+// cover, triangle after triangle, as raster_rows() rasterizes them: [corners] holds three
+// image-space corners per triangle.
+void over_mesh(std::span<const Corner> corners, const Band& band, Cull cull, Rect* touched, const OverSpan& s);
+// coverage = 1 - (1 - coverage)(1 - a) at every pixel of [band] the triangles cover, a the
+// page's alpha there.
+void mask_mesh(std::span<const Corner> corners, const Band& band, Rect* touched, const Image& texture, float* coverage);
 // The renderer's premultiplied float pixels to RGBA8 (straight or premultiplied), rounded to
 // nearest as renderer.cpp's scalar conversion does, eight at a time: returns how many it
 // converted (a multiple of eight), the caller converts the rest.

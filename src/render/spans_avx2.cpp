@@ -31,15 +31,16 @@ bool processor_has_avx2() {
 
 std::atomic<bool> g_turned_off{false};
 
-// b / 255 for a byte b is converted through double below: (float)(b * (1.0 / 255.0)) is the
-// float nearest b / 255 for every byte, so the kernels get kByteToUnit's values without a
-// float division or a table gather per texel channel.
-constexpr bool unit_through_double_is_exact() {
+// b / 255 for a byte b is one float division below, as blend.hpp's kByteToUnit is made,
+// without a table gather per texel channel. (An earlier form, (float)(b * (1.0 / 255.0)),
+// gives the same floats, as this checks; its conversions and multiplications through double
+// cost more than a division of eight lanes.)
+constexpr bool unit_by_division_is_exact() {
   for (int b = 0; b < 256; ++b)
     if (static_cast<float>(b * (1.0 / 255.0)) != static_cast<float>(b) / 255.0f) return false;
   return true;
 }
-static_assert(unit_through_double_is_exact());
+static_assert(unit_by_division_is_exact());
 
 #define P2L_AVX2 gnu::target("avx2"), gnu::always_inline
 
@@ -123,10 +124,7 @@ struct Axis {
 
 // kByteToUnit of eight bytes (held in the low byte of each lane).
 [[P2L_AVX2]] inline __m256 unit(__m256i bytes) {
-  const __m256d k = _mm256_set1_pd(1.0 / 255.0);
-  const __m128 low = _mm256_cvtpd_ps(_mm256_mul_pd(_mm256_cvtepi32_pd(_mm256_castsi256_si128(bytes)), k));
-  const __m128 high = _mm256_cvtpd_ps(_mm256_mul_pd(_mm256_cvtepi32_pd(_mm256_extracti128_si256(bytes, 1)), k));
-  return _mm256_set_m128(high, low);
+  return _mm256_div_ps(_mm256_cvtepi32_ps(bytes), _mm256_set1_ps(255.0f));
 }
 
 [[P2L_AVX2]] inline __m256 channel(__m256i texels, int shift) {
@@ -406,10 +404,10 @@ struct ShadeMask {
 };
 
 template <class Shade>
-[[gnu::target("avx2")]] void mesh(std::span<const Corner> corners, std::uint32_t width, std::uint32_t height, Cull cull,
-                                  Rect* touched, Rows<Shade>& rows) {
+[[gnu::target("avx2")]] void mesh(std::span<const Corner> corners, const Band& band, Cull cull, Rect* touched,
+                                  Rows<Shade>& rows) {
   for (std::size_t i = 0; i + 2 < corners.size(); i += 3) {
-    raster_rows(corners[i], corners[i + 1], corners[i + 2], width, height, cull, touched, rows);
+    raster_rows(corners[i], corners[i + 1], corners[i + 2], band, cull, touched, rows);
     rows.next();
   }
   rows.finish();
@@ -442,22 +440,22 @@ template <class Shade>
   return i;
 }
 
-[[gnu::target("avx2")]] void over_mesh_avx2(std::span<const Corner> corners, std::uint32_t width, std::uint32_t height,
-                                            Cull cull, Rect* touched, const OverSpan& s) {
+[[gnu::target("avx2")]] void over_mesh_avx2(std::span<const Corner> corners, const Band& band, Cull cull, Rect* touched,
+                                            const OverSpan& s) {
   const Axis ax(s.texture->width), ay(s.texture->height);
   if (s.coverage != nullptr) {
     Rows<ShadeOver<true>> rows{{s, ax, ay}, *s.texture, {}, 0};
-    mesh(corners, width, height, cull, touched, rows);
+    mesh(corners, band, cull, touched, rows);
   } else {
     Rows<ShadeOver<false>> rows{{s, ax, ay}, *s.texture, {}, 0};
-    mesh(corners, width, height, cull, touched, rows);
+    mesh(corners, band, cull, touched, rows);
   }
 }
 
-[[gnu::target("avx2")]] void mask_mesh_avx2(std::span<const Corner> corners, std::uint32_t width, std::uint32_t height,
-                                            Rect* touched, const Image& texture, float* coverage) {
+[[gnu::target("avx2")]] void mask_mesh_avx2(std::span<const Corner> corners, const Band& band, Rect* touched,
+                                            const Image& texture, float* coverage) {
   Rows<ShadeMask> rows{{texture, coverage, Axis(texture.width), Axis(texture.height)}, texture, {}, 0};
-  mesh(corners, width, height, Cull::None, touched, rows);
+  mesh(corners, band, Cull::None, touched, rows);
 }
 
 }  // namespace
@@ -469,14 +467,12 @@ bool vector_spans() {
 
 void set_vector_spans(bool on) { g_turned_off.store(!on, std::memory_order_relaxed); }
 
-void over_mesh(std::span<const Corner> corners, std::uint32_t width, std::uint32_t height, Cull cull, Rect* touched,
-               const OverSpan& s) {
-  over_mesh_avx2(corners, width, height, cull, touched, s);
+void over_mesh(std::span<const Corner> corners, const Band& band, Cull cull, Rect* touched, const OverSpan& s) {
+  over_mesh_avx2(corners, band, cull, touched, s);
 }
 
-void mask_mesh(std::span<const Corner> corners, std::uint32_t width, std::uint32_t height, Rect* touched,
-               const Image& texture, float* coverage) {
-  mask_mesh_avx2(corners, width, height, touched, texture, coverage);
+void mask_mesh(std::span<const Corner> corners, const Band& band, Rect* touched, const Image& texture, float* coverage) {
+  mask_mesh_avx2(corners, band, touched, texture, coverage);
 }
 
 std::size_t to_rgba8_span(const float* in, std::size_t pixels, bool straight, std::uint8_t* out) {
@@ -487,8 +483,8 @@ std::size_t to_rgba8_span(const float* in, std::size_t pixels, bool straight, st
 
 bool vector_spans() { return false; }
 void set_vector_spans(bool) {}
-void over_mesh(std::span<const Corner>, std::uint32_t, std::uint32_t, Cull, Rect*, const OverSpan&) {}
-void mask_mesh(std::span<const Corner>, std::uint32_t, std::uint32_t, Rect*, const Image&, float*) {}
+void over_mesh(std::span<const Corner>, const Band&, Cull, Rect*, const OverSpan&) {}
+void mask_mesh(std::span<const Corner>, const Band&, Rect*, const Image&, float*) {}
 std::size_t to_rgba8_span(const float*, std::size_t, bool, std::uint8_t*) { return 0; }
 
 #endif

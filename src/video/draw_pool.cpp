@@ -48,6 +48,7 @@ DrawPool::DrawPool(const DrawSetup& setup) : setup_(setup) {
   auto pages = std::make_shared<p2l::TexturePages>(setup_.model);
   for (unsigned t = 0; t < setup_.threads; ++t) {
     p2l::Renderer& renderer = renderers_.emplace_back(setup_.model, pages);
+    renderer.set_threads(setup_.band_threads);
     for (const auto& [page, image] : setup_.textures)
       if (!renderer.set_texture(page, image->rgba, image->width, image->height))
         error_ = "the renderer refused texture page " + std::to_string(page);

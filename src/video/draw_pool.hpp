@@ -43,6 +43,7 @@ struct DrawSetup {
   std::array<std::uint8_t, 4> background{};
   std::vector<std::pair<std::uint32_t, const p2l::Image*>> textures;  // the host's pages, set on every renderer
   unsigned threads = 1;                 // drawing threads (1: the caller's)
+  unsigned band_threads = 1;            // threads each renderer draws one frame on (Renderer::set_threads)
 };
 
 class DrawPool {

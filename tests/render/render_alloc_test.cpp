@@ -80,6 +80,25 @@ TEST(RenderAllocations, NoneAfterTheFirstFrameAtASize) {
   }
 }
 
+// The same on threads: each band's buffers are made at the first frame, the threads wait
+// between frames, and handing a frame to them allocates nothing.
+TEST(RenderAllocations, NoneAfterTheFirstFrameOnThreads) {
+  const Scene scene = busy_scene();
+  Drawn drawn(scene, 48, 16);
+  ASSERT_TRUE(drawn.renderer->set_texture(2, solid(4, 4, {0, 255, 0, 200}), 4, 4));
+  drawn.renderer->set_threads(3);
+  const p2l::Affine tall{2.0f, 0.2f, -0.1f, 10.0f, 3, 1};  // the scene over 160 rows: five bands
+  std::vector<std::uint8_t> image(96 * 160 * 4);
+  ASSERT_TRUE(drawn.renderer->render(*drawn.instance, image.data(), 96, 160, &tall));
+  for (int frame = 0; frame < 6; ++frame) {
+    drawn.instance->parameters()[0] = static_cast<float>(frame) / 5.0f;
+    drawn.instance->evaluate();
+    const std::size_t before = p2l_test::allocation_count();
+    ASSERT_TRUE(drawn.renderer->render(*drawn.instance, image.data(), 96, 160, &tall, static_cast<std::uint32_t>(frame) & 3u));
+    EXPECT_EQ(p2l_test::allocation_count() - before, 0u) << "frame " << frame;
+  }
+}
+
 TEST(RenderAllocations, NoneAfterTheFirstFrameThroughTheCApi) {
   const Scene scene = busy_scene();
   const p2l::WriteResult written = p2l::write(scene.rig);

@@ -123,3 +123,31 @@ TEST(RenderCapi, RigLoadRendersItsPages) {
 }
 
 }  // namespace
+
+namespace {
+
+// p2l_render_threads: the count in use, and frames on threads the same bytes as on one.
+TEST(RenderCapi, ThreadsDrawTheBytesOfOne) {
+  using namespace render_test;
+  Scene scene(60, 120);
+  const std::int32_t page = scene.page_pixels(2, 2, {255, 0, 0, 255, 0, 255, 0, 200, 0, 0, 255, 120, 250, 250, 250, 60});
+  scene.draw(scene.quad(3, 5, 57, 115, page));
+  scene.draw(scene.triangle({0, 0, 60, 61.5f, 10, 120}, {0, 0, 1, 0.5f, 0, 1}, page));
+  const p2l::WriteResult written = p2l::write(scene.rig);
+  ASSERT_TRUE(written) << written.error.to_string();
+  char error[256] = {};
+  P2lRig* rig = p2l_rig_load(written.bytes.data(), written.bytes.size(), error, sizeof error);
+  ASSERT_NE(rig, nullptr) << error;
+  p2l_evaluate(rig);
+  std::vector<std::uint8_t> one(60 * 120 * 4, 3), many(60 * 120 * 4, 5);
+  ASSERT_TRUE(p2l_render(rig, one.data(), 60, 120, nullptr, P2L_RENDER_STRAIGHT));
+  EXPECT_EQ(p2l_render_threads(rig, 3), 3u);
+  ASSERT_TRUE(p2l_render(rig, many.data(), 60, 120, nullptr, P2L_RENDER_STRAIGHT));
+  EXPECT_EQ(one, many);
+  EXPECT_GE(p2l_render_threads(rig, 0), 1u);
+  EXPECT_EQ(p2l_render_threads(rig, 1), 1u);
+  EXPECT_EQ(p2l_render_threads(nullptr, 2), 0u);
+  p2l_rig_free(rig);
+}
+
+}  // namespace

@@ -584,22 +584,31 @@ Section bench_render(const Subject& s, const Settings& settings, ProgressLine& p
     }
   }
   p2l::Renderer renderer(s.model);
-  for (std::uint32_t side : {512u, 1024u}) {
-    const std::string name = std::to_string(side) + "×" + std::to_string(side);
-    progress.show("render " + name);
-    Bytes pixels(std::size_t{side} * side * 4);
-    bool failed = false;
-    // This renderer's first frame decodes its pages again; measure()'s warm-up leaves it out.
-    const Stats t = measure(settings, [&] { failed |= !renderer.render(instance, pixels.data(), side, side); });
-    if (failed) {
-      out.table.note(name + ": the renderer refused the image");
-      continue;
+  // One thread, then (where the machine has more) every core drawing bands of each frame:
+  // wall time, the frame's latency.
+  std::vector<unsigned> thread_counts = {1};
+  renderer.set_threads(0);
+  if (renderer.threads() > 1) thread_counts.push_back(renderer.threads());
+  for (const unsigned threads : thread_counts) {
+    renderer.set_threads(threads);
+    for (std::uint32_t side : {512u, 1024u}) {
+      std::string name = std::to_string(side) + "×" + std::to_string(side);
+      if (threads > 1) name += ", " + std::to_string(threads) + " threads";
+      progress.show("render " + name);
+      Bytes pixels(std::size_t{side} * side * 4);
+      bool failed = false;
+      // This renderer's first frame decodes its pages again; measure()'s warm-up leaves it out.
+      const Stats t = measure(settings, [&] { failed |= !renderer.render(instance, pixels.data(), side, side); });
+      if (failed) {
+        out.table.note(name + ": the renderer refused the image");
+        continue;
+      }
+      std::vector<std::string> row = {name};
+      for (auto& cell : timing_cells(t)) row.push_back(cell);
+      row.push_back(rate(1 / t.median));
+      out.table.add(row);
+      out.json.push_back(with_stats({{"width", side}, {"height", side}, {"threads", threads}}, t));
     }
-    std::vector<std::string> row = {name};
-    for (auto& cell : timing_cells(t)) row.push_back(cell);
-    row.push_back(rate(1 / t.median));
-    out.table.add(row);
-    out.json.push_back(with_stats({{"width", side}, {"height", side}}, t));
   }
   return out;
 }

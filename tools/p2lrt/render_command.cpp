@@ -313,7 +313,7 @@ void RenderOptions::add_to(CLI::App* command) {
                       "A voice (WAV, FLAC, OGG/Vorbis): muxed into a video, the mouth moved by it (lip sync on), the "
                       "animation as long as the audio (frames: audio seconds x fps, rounded up)");
   command->add_option("--mouth", mouth, "With --audio: rms (the level opens the mouth; default) or vowels (its shape too)");
-  command->add_option("--threads", threads, "Threads drawing frames (default 0: every core); updates stay on one");
+  command->add_option("--threads", threads, "Threads drawing (default 0: every core): an animation's frames, or a still's bands; updates stay on one");
 }
 
 int render(const RenderOptions& o) {
@@ -524,7 +524,10 @@ int render(const RenderOptions& o) {
   setup.background = background;
   for (const auto& [page, image] : page_images) setup.textures.emplace_back(page, &image);
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-  setup.threads = animate ? (o.threads == 0 ? cores : std::min(o.threads, 256u)) : 1u;
+  const unsigned threads = o.threads == 0 ? cores : std::min(o.threads, 256u);
+  // An animation draws whole frames on the threads; a still draws its one frame in bands on them.
+  setup.threads = animate ? threads : 1u;
+  setup.band_threads = animate ? 1u : threads;
   std::vector<p2l::Instance*> lane_instances;
   for (Lane& lane : lanes) lane_instances.push_back(&lane.instance);
 
