@@ -73,6 +73,11 @@ class Edge {
     sign_ = forward ? 1.0 : -1.0;
     // Top edge: runs right along a row (interior below); left edge: runs up (y down).
     tie_ = q.y < p.y || (q.y == p.y && q.x > p.x);
+    // narrow()'s slope and its reciprocal, once per triangle rather than a division per row:
+    // the bounds it gives are widened by a pixel, so the reciprocal's rounding cannot lose a
+    // covered pixel (which pixels are covered is decided by at() alone).
+    k_ = -sign_ * dy_;
+    inverse_k_ = k_ != 0.0 ? 1.0 / k_ : 0.0;
   }
   void start_row(double py) { row_ = dx_ * (py - by_); }
   // The terms of at(): sign * (row - dy * (px - base_x)), for code that evaluates it on
@@ -87,13 +92,12 @@ class Edge {
   // The pixel-centre x range this edge leaves open on the current row, widened by a pixel
   // each side for rounding: narrows [lo, hi] (pixel-centre coordinates).
   void narrow(double& lo, double& hi) const {
-    const double k = -sign_ * dy_;             // e = c + k px
-    const double c = sign_ * (row_ + dy_ * bx_);
-    if (k > 0.0) {
-      const double at = -c / k - 1.0;
+    const double c = sign_ * (row_ + dy_ * bx_);  // e = c + k px
+    if (k_ > 0.0) {
+      const double at = -c * inverse_k_ - 1.0;
       if (at > lo) lo = at;
-    } else if (k < 0.0) {
-      const double at = c / -k + 1.0;
+    } else if (k_ < 0.0) {
+      const double at = -c * inverse_k_ + 1.0;
       if (at < hi) hi = at;
     } else if (c < 0.0) {
       hi = lo - 1.0;
@@ -101,11 +105,16 @@ class Edge {
   }
 
  private:
-  double bx_, by_, dx_, dy_, sign_, row_ = 0.0;
+  double bx_, by_, dx_, dy_, sign_, k_, inverse_k_, row_ = 0.0;
   bool tie_;
 };
 
 inline bool finite(const Corner& c) { return std::isfinite(c.x) && std::isfinite(c.y); }
+
+// std::fmin and std::fmax for values that are not NaN, which the compiler inlines (the std
+// functions are library calls, for their NaN rules).
+inline double lesser(double a, double b) { return b < a ? b : a; }
+inline double greater(double a, double b) { return a < b ? b : a; }
 
 }  // namespace detail
 
@@ -157,12 +166,15 @@ void raster_rows(Corner a, Corner b, Corner c, const Band& band, Cull cull, Rect
     std::swap(b, c);
     area = -area;
   }
-  const double min_x = std::fmin(std::fmin(a.x, b.x), c.x), max_x = std::fmax(std::fmax(a.x, b.x), c.x);
-  const double min_y = std::fmin(std::fmin(a.y, b.y), c.y), max_y = std::fmax(std::fmax(a.y, b.y), c.y);
+  using detail::greater;
+  using detail::lesser;
+  // Corners are finite from here on, and so is every bound made of them.
+  const double min_x = lesser(lesser(a.x, b.x), c.x), max_x = greater(greater(a.x, b.x), c.x);
+  const double min_y = lesser(lesser(a.y, b.y), c.y), max_y = greater(greater(a.y, b.y), c.y);
   const double last_x = static_cast<double>(band.width) - 1.0, last_y = static_cast<double>(band.y1) - 1.0;
-  const double fx0 = std::fmax(std::floor(min_x - 0.5), 0.0), fx1 = std::fmin(std::ceil(max_x - 0.5), last_x);
-  const double fy0 = std::fmax(std::floor(min_y - 0.5), static_cast<double>(band.y0));
-  const double fy1 = std::fmin(std::ceil(max_y - 0.5), last_y);
+  const double fx0 = greater(std::floor(min_x - 0.5), 0.0), fx1 = lesser(std::ceil(max_x - 0.5), last_x);
+  const double fy0 = greater(std::floor(min_y - 0.5), static_cast<double>(band.y0));
+  const double fy1 = lesser(std::ceil(max_y - 0.5), last_y);
   if (!(fx0 <= fx1) || !(fy0 <= fy1)) return;
   const auto x0 = static_cast<std::int32_t>(fx0), x1 = static_cast<std::int32_t>(fx1);
   const auto y0 = static_cast<std::int32_t>(fy0), y1 = static_cast<std::int32_t>(fy1);
@@ -172,8 +184,8 @@ void raster_rows(Corner a, Corner b, Corner c, const Band& band, Cull cull, Rect
   // Row spans from the edges are exact enough while coordinates stay within 2^24 pixels;
   // beyond that every pixel of the box is tested.
   constexpr double kSpanLimit = 16777216.0;
-  const bool spans = std::fmax(std::fmax(std::fabs(min_x), std::fabs(max_x)),
-                               std::fmax(std::fabs(min_y), std::fabs(max_y))) < kSpanLimit;
+  const bool spans =
+      greater(greater(std::fabs(min_x), std::fabs(max_x)), greater(std::fabs(min_y), std::fabs(max_y))) < kSpanLimit;
   const std::size_t stride = band.width;
   for (std::int32_t y = y0; y <= y1; ++y) {
     const double py = static_cast<double>(y) + 0.5;
@@ -187,7 +199,8 @@ void raster_rows(Corner a, Corner b, Corner c, const Band& band, Cull cull, Rect
       t.e1.narrow(lo, hi);
       t.e2.narrow(lo, hi);
       if (!(lo <= hi)) continue;
-      const double first = std::fmax(std::ceil(lo - 0.5), fx0), last = std::fmin(std::floor(hi - 0.5), fx1);
+      // lo and hi are never NaN: narrow() moves them only on a true comparison.
+      const double first = greater(std::ceil(lo - 0.5), fx0), last = lesser(std::floor(hi - 0.5), fx1);
       if (!(first <= last)) continue;
       xs = static_cast<std::int32_t>(first);
       xe = static_cast<std::int32_t>(last);

@@ -17,8 +17,9 @@
 // start and only read by them: the pages resolved, and the image-space triangles of every
 // mesh the frame draws (MeshCorners).
 //
-// Where the processor has AVX2, the normal-over fragments, the masks and the conversion run
-// eight pixels at a time (spans.hpp), with the same bits as the scalar code here.
+// Where the processor has AVX2, the fixed-function fragments (normal-over, Cubism's add and
+// multiply), the masks and the conversion run eight pixels at a time (spans.hpp), with the
+// same bits as the scalar code here.
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -442,9 +443,10 @@ class Frame {
       });
     };
     const bool normal_over = fixed_function(blend, alpha) && blend != kBlendCubismAdd && blend != kBlendCubismMultiply;
-    if (normal_over && vector_spans()) {
+    if (fixed_function(blend, alpha) && vector_spans()) {
       OverSpan span;
       span.texture = texture;
+      span.mode = blend == kBlendCubismAdd ? Fixed::Add : blend == kBlendCubismMultiply ? Fixed::Multiply : Fixed::Over;
       for (std::size_t i = 0; i < 3; ++i) {
         span.multiply[i] = multiply[i];
         span.screen[i] = screen[i];

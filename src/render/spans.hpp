@@ -14,11 +14,16 @@
 
 namespace p2l::render {
 
-// What a mesh's normal-over fragment reads besides its pixel: the page, the mesh's colours
-// and opacity, the mask coverage (null: unmasked; else 1 - coverage when inverted) and the
-// premultiplied RGBA surface it composites into.
+// The fixed-function pairs the kernels composite (blend.hpp's composite()): NORMAL with OVER,
+// and Cubism's ADD_COMPATIBLE and MULTIPLY_COMPATIBLE (any alpha mode).
+enum class Fixed : std::uint8_t { Over, Add, Multiply };
+
+// What a mesh's fragment reads besides its pixel: the page, the mesh's colours and opacity,
+// the mask coverage (null: unmasked; else 1 - coverage when inverted), the premultiplied RGBA
+// surface it composites into and how.
 struct OverSpan {
   const Image* texture = nullptr;
+  Fixed mode = Fixed::Over;
   float multiply[3] = {1.0f, 1.0f, 1.0f}, screen[3] = {0.0f, 0.0f, 0.0f};
   float opacity = 1.0f;
   const float* coverage = nullptr;
@@ -33,8 +38,8 @@ bool vector_spans();
 // the two paths. Not thread-safe against rendering.
 void set_vector_spans(bool on);
 
-// Composites a mesh's fragment (NORMAL with OVER) at every pixel of [band] its triangles
-// cover, triangle after triangle, as raster_rows() rasterizes them: [corners] holds three
+// Composites a mesh's fragment (by s.mode) at every pixel of [band] its triangles cover,
+// triangle after triangle, as raster_rows() rasterizes them: [corners] holds three
 // image-space corners per triangle.
 void over_mesh(std::span<const Corner> corners, const Band& band, Cull cull, Rect* touched, const OverSpan& s);
 // coverage = 1 - (1 - coverage)(1 - a) at every pixel of [band] the triangles cover, a the

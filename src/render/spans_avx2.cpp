@@ -85,10 +85,17 @@ struct Setup {
   EdgeTerms e0, e1, e2;
   __m256d inverse, au, bu, cu, av, bv, cv;
 
+  Setup() = default;
   [[P2L_AVX2]] explicit Setup(const Triangle& t)
       : e0(terms(t.e0)), e1(terms(t.e1)), e2(terms(t.e2)), inverse(_mm256_set1_pd(t.inverse)),
         au(_mm256_set1_pd(t.a.u)), bu(_mm256_set1_pd(t.b.u)), cu(_mm256_set1_pd(t.c.u)),
         av(_mm256_set1_pd(t.a.v)), bv(_mm256_set1_pd(t.b.v)), cv(_mm256_set1_pd(t.c.v)) {}
+  // The same triangle on its next row: only the edges' row terms change.
+  [[P2L_AVX2]] void row(const Triangle& t) {
+    e0.row = _mm256_set1_pd(t.e0.row());
+    e1.row = _mm256_set1_pd(t.e1.row());
+    e2.row = _mm256_set1_pd(t.e2.row());
+  }
 
   // Four pixel centres [px]: the covered lanes as bits, the texture coordinates.
   [[P2L_AVX2]] unsigned at(__m256d px, __m128& u, __m128& v) const {
@@ -199,7 +206,7 @@ class Batch {
 
   // Appends the covered pixels of columns [x, min(x + 3, last)] of the row starting at pixel
   // [row]; the batch must not be full().
-  [[P2L_AVX2]] void add(const Setup& setup, std::size_t row, std::int32_t x, std::int32_t last, const Image& page) {
+  [[P2L_AVX2]] void add(const Setup& setup, std::size_t row, std::int32_t x, std::int32_t last) {
     const int n = static_cast<int>(std::min<std::int32_t>(4, last - x + 1));
     const __m256d centre = _mm256_add_pd(_mm256_set1_pd(static_cast<double>(x) + 0.5), _mm256_setr_pd(0.0, 1.0, 2.0, 3.0));
     __m128 u, v;
@@ -213,11 +220,16 @@ class Batch {
     _mm_storeu_ps(v_ + count_, _mm_permutevar_ps(v, to_front));
     _mm_storeu_ps(reinterpret_cast<float*>(pixel_ + count_), _mm_permutevar_ps(_mm_castsi128_ps(pixel), to_front));
     count_ += __builtin_popcount(live);
-    // The texture is larger than the caches and each row of a triangle reads other texel
-    // rows: ask for the two texel rows under the first pixel now, so that they are on their
-    // way while the rest of the triangle is rasterized and the triangle before is shaded.
-    const float fu = std::max(_mm_cvtss_f32(u) * static_cast<float>(page.width), 0.0f);
-    const float fv = std::max(_mm_cvtss_f32(v) * static_cast<float>(page.height), 0.0f);
+  }
+
+  // The texture is larger than the caches and each row of a triangle reads other texel rows:
+  // asks for the two texel rows under the last pixel added, so that they are on their way
+  // while the rest of the triangle is rasterized and the triangle before is shaded. Once a
+  // row: the row's other pixels read the same texel rows or their neighbours.
+  void prefetch(const Image& page) const {
+    if (count_ == 0) return;
+    const float fu = std::max(u_[count_ - 1] * static_cast<float>(page.width), 0.0f);
+    const float fv = std::max(v_[count_ - 1] * static_cast<float>(page.height), 0.0f);
     const std::size_t tx = std::min(static_cast<std::size_t>(std::min(fu, 1e9f)), std::size_t{page.width} - 1);
     const std::size_t ty = std::min(static_cast<std::size_t>(std::min(fv, 1e9f)), std::size_t{page.height} - 1);
     const std::uint8_t* texel = page.rgba.data() + (ty * page.width + tx) * 4;
@@ -290,8 +302,13 @@ class Batch {
 // The surface's pixel where [live], else [old].
 [[P2L_AVX2]] inline __m256 keep_unless(__m256 live, __m256 old, __m256 changed) { return _mm256_blendv_ps(old, changed, live); }
 
-// Composites the batch's fragments (NORMAL with OVER) and empties it.
-template <bool kMasked>
+// Cubism's multiply of one channel: p·m·d + d·keep.
+[[P2L_AVX2]] inline __m256 multiplied(__m256 p, __m256 m, __m256 d, __m256 keep) {
+  return clamp01(_mm256_add_ps(_mm256_mul_ps(_mm256_mul_ps(p, m), d), _mm256_mul_ps(d, keep)));
+}
+
+// Composites the batch's fragments by the fixed-function blend [kMode] and empties it.
+template <bool kMasked, Fixed kMode>
 [[P2L_AVX2]] inline void shade(Batch& b, const OverSpan& s, const Axis& ax, const Axis& ay) {
   const Image& page = *s.texture;
   const __m256 one = _mm256_set1_ps(1.0f), zero = _mm256_setzero_ps(), opacity = _mm256_set1_ps(s.opacity);
@@ -322,15 +339,24 @@ template <bool kMasked>
       p = _mm256_sub_ps(_mm256_add_ps(p, _mm256_mul_ps(screen, alpha)), _mm256_mul_ps(p, screen));
       c[j] = _mm256_mul_ps(p, opacity);
     }
+    // blend.hpp's composite() for the three fixed-function pairs, operation for operation.
     const __m256 sa = _mm256_mul_ps(_mm256_mul_ps(alpha, opacity), k), keep = _mm256_sub_ps(one, sa);
     const Pixels d = load_pixels(s.target, b, i, n);
     const __m256 mask = lanes(live);
-    const Pixels out = {
-        keep_unless(mask, d.r, clamp01(_mm256_add_ps(_mm256_mul_ps(c[0], k), _mm256_mul_ps(d.r, keep)))),
-        keep_unless(mask, d.g, clamp01(_mm256_add_ps(_mm256_mul_ps(c[1], k), _mm256_mul_ps(d.g, keep)))),
-        keep_unless(mask, d.b, clamp01(_mm256_add_ps(_mm256_mul_ps(c[2], k), _mm256_mul_ps(d.b, keep)))),
-        keep_unless(mask, d.a, clamp01(_mm256_add_ps(sa, _mm256_mul_ps(d.a, keep)))),
-    };
+    Pixels out;
+    if constexpr (kMode == Fixed::Over) {
+      out = {keep_unless(mask, d.r, clamp01(_mm256_add_ps(_mm256_mul_ps(c[0], k), _mm256_mul_ps(d.r, keep)))),
+             keep_unless(mask, d.g, clamp01(_mm256_add_ps(_mm256_mul_ps(c[1], k), _mm256_mul_ps(d.g, keep)))),
+             keep_unless(mask, d.b, clamp01(_mm256_add_ps(_mm256_mul_ps(c[2], k), _mm256_mul_ps(d.b, keep)))),
+             keep_unless(mask, d.a, clamp01(_mm256_add_ps(sa, _mm256_mul_ps(d.a, keep))))};
+    } else if constexpr (kMode == Fixed::Add) {  // the destination keeps its alpha
+      out = {keep_unless(mask, d.r, clamp01(_mm256_add_ps(_mm256_mul_ps(c[0], k), d.r))),
+             keep_unless(mask, d.g, clamp01(_mm256_add_ps(_mm256_mul_ps(c[1], k), d.g))),
+             keep_unless(mask, d.b, clamp01(_mm256_add_ps(_mm256_mul_ps(c[2], k), d.b))), d.a};
+    } else {  // Multiply: p·m·d + d·(1 − a·m); the destination keeps its alpha
+      out = {keep_unless(mask, d.r, multiplied(c[0], k, d.r, keep)), keep_unless(mask, d.g, multiplied(c[1], k, d.g, keep)),
+             keep_unless(mask, d.b, multiplied(c[2], k, d.b, keep)), d.a};
+    }
     store_pixels(s.target, b, i, n, out);
   }
   b.clear();
@@ -367,21 +393,30 @@ struct Rows {
   const Image& page;
   Batch batches[2];
   int current = 0;
+  Setup setup;         // the current triangle's, on its current row
+  bool fresh = true;   // the next row is a new triangle's first
 
   [[gnu::target("avx2")]] void operator()(const Triangle& t, std::size_t row, std::int32_t first, std::int32_t last) {
-    const Setup setup(t);
+    if (fresh) {
+      setup = Setup(t);
+      fresh = false;
+    } else {
+      setup.row(t);
+    }
     for (std::int32_t x = first; x <= last; x += 4) {
       if (batches[current].full()) {
         shade(batches[1 - current]);  // the earlier triangle first
         shade(batches[current]);
       }
-      batches[current].add(setup, row, x, last, page);
+      batches[current].add(setup, row, x, last);
     }
+    batches[current].prefetch(page);
   }
   // After each triangle: shades the one before and keeps this one waiting.
   [[gnu::target("avx2")]] void next() {
     current = 1 - current;
     shade(batches[current]);
+    fresh = true;
   }
   [[gnu::target("avx2")]] void finish() {
     shade(batches[1 - current]);
@@ -389,11 +424,11 @@ struct Rows {
   }
 };
 
-template <bool kMasked>
+template <bool kMasked, Fixed kMode>
 struct ShadeOver {
   const OverSpan& s;
   Axis ax, ay;
-  [[gnu::target("avx2")]] void operator()(Batch& b) const { shade<kMasked>(b, s, ax, ay); }
+  [[gnu::target("avx2")]] void operator()(Batch& b) const { shade<kMasked, kMode>(b, s, ax, ay); }
 };
 
 struct ShadeMask {
@@ -440,21 +475,32 @@ template <class Shade>
   return i;
 }
 
+template <bool kMasked, Fixed kMode>
+[[gnu::target("avx2")]] void fixed_mesh(std::span<const Corner> corners, const Band& band, Cull cull, Rect* touched,
+                                        const OverSpan& s) {
+  Rows<ShadeOver<kMasked, kMode>> rows{{s, Axis(s.texture->width), Axis(s.texture->height)}, *s.texture, {}, 0, {}, true};
+  mesh(corners, band, cull, touched, rows);
+}
+
 [[gnu::target("avx2")]] void over_mesh_avx2(std::span<const Corner> corners, const Band& band, Cull cull, Rect* touched,
                                             const OverSpan& s) {
-  const Axis ax(s.texture->width), ay(s.texture->height);
-  if (s.coverage != nullptr) {
-    Rows<ShadeOver<true>> rows{{s, ax, ay}, *s.texture, {}, 0};
-    mesh(corners, band, cull, touched, rows);
-  } else {
-    Rows<ShadeOver<false>> rows{{s, ax, ay}, *s.texture, {}, 0};
-    mesh(corners, band, cull, touched, rows);
+  const bool masked = s.coverage != nullptr;
+  switch (s.mode) {
+    case Fixed::Over:
+      return masked ? fixed_mesh<true, Fixed::Over>(corners, band, cull, touched, s)
+                    : fixed_mesh<false, Fixed::Over>(corners, band, cull, touched, s);
+    case Fixed::Add:
+      return masked ? fixed_mesh<true, Fixed::Add>(corners, band, cull, touched, s)
+                    : fixed_mesh<false, Fixed::Add>(corners, band, cull, touched, s);
+    case Fixed::Multiply:
+      return masked ? fixed_mesh<true, Fixed::Multiply>(corners, band, cull, touched, s)
+                    : fixed_mesh<false, Fixed::Multiply>(corners, band, cull, touched, s);
   }
 }
 
 [[gnu::target("avx2")]] void mask_mesh_avx2(std::span<const Corner> corners, const Band& band, Rect* touched,
                                             const Image& texture, float* coverage) {
-  Rows<ShadeMask> rows{{texture, coverage, Axis(texture.width), Axis(texture.height)}, texture, {}, 0};
+  Rows<ShadeMask> rows{{texture, coverage, Axis(texture.width), Axis(texture.height)}, texture, {}, 0, {}, true};
   mesh(corners, band, Cull::None, touched, rows);
 }
 

@@ -2,7 +2,8 @@
 // drawn both ways must give the same bytes. Scenes: many overlapping triangles with random
 // corners (some off the image, some folded over each other), random UVs past the page's
 // edges, noise pages with transparent texels, masks plain and inverted, culling, colours,
-// opacity, blend modes the kernels leave to the scalar code, every output flag, odd image
+// opacity, Cubism's add and multiply (the kernels) and a blend mode the kernels leave to the
+// scalar code, every output flag, odd image
 // widths (the kernels' last partial groups of pixels), mirrored and turned transforms; then
 // random rigs with deformers, groups and every blend mode.
 #include <gtest/gtest.h>
@@ -76,8 +77,9 @@ TEST(RenderSpans, TrianglesMasksAndFlagsAsTheScalarCode) {
       mesh.multiply = {unit(rng), unit(rng), 1.0f};
       mesh.screen = {0.0f, unit(rng) * 0.5f, 0.0f};
       mesh.culling = m % 3 == 1;
-      if (m == 5) mesh.blend = 2;                     // MULTIPLY_COMPATIBLE: the scalar code
+      if (m == 5) mesh.blend = 2;                     // MULTIPLY_COMPATIBLE: the kernels
       if (m == 6) mesh.blend = 6, mesh.alpha_blend = 1;  // MULTIPLY with ATOP: the scalar code
+      if (m == 7) mesh.blend = 1;                     // ADD_COMPATIBLE: the kernels
       scene.rig.meshes.push_back(std::move(mesh));
       meshes.push_back(static_cast<std::uint32_t>(scene.rig.meshes.size() - 1));
     }
@@ -86,6 +88,10 @@ TEST(RenderSpans, TrianglesMasksAndFlagsAsTheScalarCode) {
     scene.mesh(meshes[4]).mask_meshes = {meshes[2]};
     scene.mesh(meshes[4]).invert_mask = true;
     scene.mesh(meshes[6]).mask_meshes = {meshes[0]};
+    // Cubism's multiply and add masked too: mesh 5 by mesh 3, mesh 7 by mesh 2 inverted.
+    scene.mesh(meshes[5]).mask_meshes = {meshes[3]};
+    scene.mesh(meshes[7]).mask_meshes = {meshes[2]};
+    scene.mesh(meshes[7]).invert_mask = true;
     for (std::uint32_t m : meshes) scene.draw(m);
     Drawn drawn(scene, 61, 47);
     ASSERT_TRUE(drawn.renderer);
