@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fuzzes one of p2lrt's ways in with libFuzzer, or (--smoke) every one briefly, as CI does.
-#   ./fuzz.sh [--load|--moc3|--csm|--json|--capi|--audio] [SECONDS] [extra libFuzzer flags...]
+#   ./fuzz.sh [--load|--moc3|--moc2|--csm|--json|--capi|--audio] [SECONDS] [extra libFuzzer flags...]
 #   ./fuzz.sh --smoke [SECONDS]        every target SECONDS (default 60) on its committed seeds
 #   ./fuzz.sh --minimize TARGET [DIR]  merge the cache's corpus of TARGET into a smallest set, or
 #                                      into DIR, adding only what DIR's files do not cover yet
@@ -9,6 +9,7 @@
 # Targets (fuzz/*.cpp; docs/RELIABILITY.md):
 #   load  p2l::load / p2l::write, evaluation, animation and the software renderer (default)
 #   moc3  the Cubism importer p2l::import_moc3, every moc3 version
+#   moc2  the Cubism 2 .moc reader p2l::cubism2::read_moc, versions 6 to 11
 #   csm   the Cubism Core C API of include/Live2DCubismCore.h, on the moc3 corpus
 #   json  the Cubism side files (model3/physics3/motion3/exp3/pose3/cdi3/userdata3)
 #   capi  the C API of include/p2l/p2l.h as a sequence of calls
@@ -28,7 +29,7 @@ CC=${CC_FUZZ:-clang-14}
 CXX=${CXX_FUZZ:-clang++-14}
 BUILD=build-fuzz
 VECTORS=../shared/vectors/original
-TARGETS=(load moc3 csm json capi audio)
+TARGETS=(load moc3 moc2 csm json capi audio)
 
 binary() { [[ $1 == json ]] && echo "$BUILD/fuzz/p2l_cubism_json_fuzzer" || echo "$BUILD/fuzz/p2l_$1_fuzzer"; }
 
@@ -39,7 +40,9 @@ binary() { [[ $1 == json ]] && echo "$BUILD/fuzz/p2l_cubism_json_fuzzer" || echo
 copy_seeds() {
   local target=$1 dir=$2 seed version
   mkdir -p "$dir"
-  if [[ $target == moc3 || $target == csm ]]; then
+  if [[ $target == moc2 ]]; then
+    "$BUILD/fuzz/p2l_fuzz_make_moc2" "$dir" > /dev/null
+  elif [[ $target == moc3 || $target == csm ]]; then
     for seed in 1 2; do
       for version in 3 4 5 6; do
         "$BUILD/fuzz/p2l_fuzz_make_moc3" "$seed" "$dir/synthetic-v$version-$seed.moc3" --version "$version" > /dev/null
@@ -61,7 +64,8 @@ build() {
   fi
   # Only the fuzz targets: the rest of the tree need not build for fuzzing.
   cmake --build "$BUILD" --target p2l_load_fuzzer p2l_make_seeds p2l_moc3_fuzzer p2l_csm_fuzzer \
-    p2l_fuzz_make_moc3 p2l_cubism_json_fuzzer p2l_capi_fuzzer p2l_audio_fuzzer -j "$(nproc)"
+    p2l_fuzz_make_moc3 p2l_moc2_fuzzer p2l_fuzz_make_moc2 p2l_cubism_json_fuzzer p2l_capi_fuzzer p2l_audio_fuzzer \
+    -j "$(nproc)"
 }
 
 # Fills [dir] with the seeds of [target]: the committed ones, then what can be made or fetched.
@@ -86,6 +90,15 @@ fill_corpus() {
           "$BUILD/fuzz/p2l_fuzz_make_moc3" "$seed" "$dir/synthetic-v$version-$seed.moc3" --version "$version" > /dev/null
         done
         "$BUILD/fuzz/p2l_fuzz_make_moc3" "$seed" "$dir/synthetic-v6-all-$seed.moc3" --version 6 --features all > /dev/null
+      done ;;
+    moc2)
+      # The live2d-widget-model packages' .moc files (fetched from npm, never committed).
+      local m package
+      for m in chitose epsilon2_1 gf haru haruto hibiki hijiki izumi koharu miku ni-j nico nietzsche nipsilon \
+        nito shizuku tororo tsumiki unitychan wanko z16; do
+        if package=$(scripts/npm_fetch.sh "live2d-widget-model-$m" 1.0.5 package.json 2> /dev/null); then
+          find "$package/package" -name '*.moc' -exec cp {} "$dir"/ \;
+        fi
       done ;;
     json)
       # The sample model's side files, each behind the byte that names its kind.
@@ -205,14 +218,14 @@ if [[ ${1:-} == --* ]]; then
   target=${1#--}
   shift
   if [[ ! " ${TARGETS[*]} " == *" $target "* ]]; then
-    echo "usage: $0 [--load|--moc3|--csm|--json|--capi|--audio] [SECONDS] [libFuzzer flags...] | --smoke [SECONDS]" >&2
+    echo "usage: $0 [--load|--moc3|--moc2|--csm|--json|--capi|--audio] [SECONDS] [libFuzzer flags...] | --smoke [SECONDS]" >&2
     exit 2
   fi
 fi
 seconds=${1:-60}
 shift || true
 if ! [[ "$seconds" =~ ^[0-9]+$ ]]; then
-  echo "usage: $0 [--load|--moc3|--csm|--json|--capi|--audio] [SECONDS] [libFuzzer flags...] | --smoke [SECONDS]" >&2
+  echo "usage: $0 [--load|--moc3|--moc2|--csm|--json|--capi|--audio] [SECONDS] [libFuzzer flags...] | --smoke [SECONDS]" >&2
   exit 2
 fi
 build

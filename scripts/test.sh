@@ -17,6 +17,8 @@ cmake --build build-test
 # The official Cubism Core and its Haru model, from npm into a cache outside the repository,
 # for the Cubism tests (they skip, saying so, when it cannot be fetched).
 scripts/fetch_cubism_core.sh > /dev/null || echo "test.sh: the Cubism Core could not be fetched; its tests will skip" >&2
+# The Cubism 2.1 runtime and the Cubism 2 models of the live2d-widget-model packages, the same way.
+scripts/cubism2_models.sh > /dev/null || echo "test.sh: the Cubism 2 models could not be fetched; their tests will skip" >&2
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 ctest --test-dir build-test --output-on-failure -j "$(nproc)"
 # Every way in fuzzed for about a minute on its committed seeds, under ASan + UBSan with

@@ -5,7 +5,8 @@
 // is a compact type tag and its payload; every object read except a back-reference (tag 33, an
 // index into the objects read so far, counted when each is complete, so an object's parts come
 // before it) can be named again later. From version 8 four bytes 0x88 end the stream. The layouts
-// are in ../shared/research/cubism-2.md section 2.1 and docs/FORMAT.md ("Cubism 2 models").
+// are in ../shared/research/cubism-2.md section 2.1; docs/IMPORT.md ("Cubism 2 models") says
+// how the reader was held against the Cubism 2.1 runtime.
 //
 // Nothing here trusts the file: every count is checked against the bytes left before anything
 // is allocated for it, nesting is bounded, back-references must name an object already read
