@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "cubism2/moc_writer.hpp"
+#include "p2l/cubism.hpp"
+#include "p2l/import.hpp"
 #include "cubism2/synth_moc.hpp"
 #include "import/cubism2/moc_file.hpp"
 
@@ -237,6 +239,22 @@ TEST(MocFile, SharedArraysCannotExpandWithoutBound) {
   big.draw_orders.resize(3);
   big.opacities.resize(3);
   EXPECT_EQ(refusal(write_moc(moc, options)), "read");
+}
+
+// Until Cubism 2 models import, both ways in say what the file is instead of "not a .moc3".
+TEST(MocFile, TheImportersNameACubism2File) {
+  const std::vector<std::uint8_t> moc = write_moc(synth_moc(9));
+  const p2l::ImportResult direct = p2l::import_moc3(moc);
+  ASSERT_FALSE(direct);
+  EXPECT_NE(direct.error.message.find("a Cubism 2 .moc (version 9)"), std::string::npos) << direct.error.message;
+  const std::string json = R"({"version": "Sample 1.0.0", "model": "m.moc", "textures": ["t.png"]})";
+  const p2l::ImportResult whole = p2l::import_cubism("m.model.json", [&](const std::string& name, std::vector<std::uint8_t>& out) {
+    if (name != "m.model.json") return false;
+    out.assign(json.begin(), json.end());
+    return true;
+  });
+  ASSERT_FALSE(whole);
+  EXPECT_NE(whole.error.message.find("a Cubism 2 model.json"), std::string::npos) << whole.error.message;
 }
 
 }  // namespace
