@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fuzzes one of p2lrt's ways in with libFuzzer, or (--smoke) every one briefly, as CI does.
-#   ./fuzz.sh [--load|--moc3|--moc2|--csm|--json|--capi|--audio] [SECONDS] [extra libFuzzer flags...]
+#   ./fuzz.sh [--load|--moc3|--moc2|--mtn|--csm|--json|--capi|--audio] [SECONDS] [extra libFuzzer flags...]
 #   ./fuzz.sh --smoke [SECONDS]        every target SECONDS (default 60) on its committed seeds
 #   ./fuzz.sh --minimize TARGET [DIR]  merge the cache's corpus of TARGET into a smallest set, or
 #                                      into DIR, adding only what DIR's files do not cover yet
@@ -10,6 +10,7 @@
 #   load  p2l::load / p2l::write, evaluation, animation and the software renderer (default)
 #   moc3  the Cubism importer p2l::import_moc3, every moc3 version
 #   moc2  the Cubism 2 .moc reader p2l::cubism2::read_moc, versions 6 to 11
+#   mtn   the Cubism 2 .mtn motion reader p2l::cubism2::read_mtn
 #   csm   the Cubism Core C API of include/Live2DCubismCore.h, on the moc3 corpus
 #   json  the Cubism side files (model3/physics3/motion3/exp3/pose3/cdi3/userdata3)
 #   capi  the C API of include/p2l/p2l.h as a sequence of calls
@@ -29,7 +30,7 @@ CC=${CC_FUZZ:-clang-14}
 CXX=${CXX_FUZZ:-clang++-14}
 BUILD=build-fuzz
 VECTORS=../shared/vectors/original
-TARGETS=(load moc3 moc2 csm json capi audio)
+TARGETS=(load moc3 moc2 mtn csm json capi audio)
 
 binary() { [[ $1 == json ]] && echo "$BUILD/fuzz/p2l_cubism_json_fuzzer" || echo "$BUILD/fuzz/p2l_$1_fuzzer"; }
 
@@ -64,7 +65,7 @@ build() {
   fi
   # Only the fuzz targets: the rest of the tree need not build for fuzzing.
   cmake --build "$BUILD" --target p2l_load_fuzzer p2l_make_seeds p2l_moc3_fuzzer p2l_csm_fuzzer \
-    p2l_fuzz_make_moc3 p2l_moc2_fuzzer p2l_fuzz_make_moc2 p2l_cubism_json_fuzzer p2l_capi_fuzzer p2l_audio_fuzzer \
+    p2l_fuzz_make_moc3 p2l_moc2_fuzzer p2l_fuzz_make_moc2 p2l_mtn_fuzzer p2l_cubism_json_fuzzer p2l_capi_fuzzer p2l_audio_fuzzer \
     -j "$(nproc)"
 }
 
@@ -100,6 +101,13 @@ fill_corpus() {
           find "$package/package" -name '*.moc' -exec cp {} "$dir"/ \;
         fi
       done ;;
+    mtn)
+      # The widget packages' motions, renamed so that equal names do not overwrite each other.
+      local f n=0
+      if scripts/cubism2_models.sh > /dev/null 2>&1; then
+        while IFS= read -r f; do cp "$f" "$dir/npm-$((n++))-$(basename "$f")"; done \
+          < <(find "$CACHE"/live2d-widget-model-*/package -name '*.mtn' | sort)
+      fi ;;
     json)
       # The sample model's side files, each behind the byte that names its kind.
       local core f kind
@@ -218,14 +226,14 @@ if [[ ${1:-} == --* ]]; then
   target=${1#--}
   shift
   if [[ ! " ${TARGETS[*]} " == *" $target "* ]]; then
-    echo "usage: $0 [--load|--moc3|--moc2|--csm|--json|--capi|--audio] [SECONDS] [libFuzzer flags...] | --smoke [SECONDS]" >&2
+    echo "usage: $0 [--load|--moc3|--moc2|--mtn|--csm|--json|--capi|--audio] [SECONDS] [libFuzzer flags...] | --smoke [SECONDS]" >&2
     exit 2
   fi
 fi
 seconds=${1:-60}
 shift || true
 if ! [[ "$seconds" =~ ^[0-9]+$ ]]; then
-  echo "usage: $0 [--load|--moc3|--moc2|--csm|--json|--capi|--audio] [SECONDS] [libFuzzer flags...] | --smoke [SECONDS]" >&2
+  echo "usage: $0 [--load|--moc3|--moc2|--mtn|--csm|--json|--capi|--audio] [SECONDS] [libFuzzer flags...] | --smoke [SECONDS]" >&2
   exit 2
 fi
 build

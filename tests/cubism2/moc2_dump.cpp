@@ -1,8 +1,8 @@
-// Prints what p2lrt's .moc reader makes of a file, as JSON, for web/test/cubism2_reader.mjs to
-// hold against the Cubism 2.1 runtime: canvas, parameters, and every drawable in the runtime's
-// order (parts in file order, each part's meshes in file order) with its texture, vertex count
-// and triangles.
-//   p2l_moc2_dump MODEL.moc
+// Prints what p2lrt's Cubism 2 readers make of a file, as JSON, for web/test/cubism2_reader.mjs
+// to hold against the Cubism 2.1 runtime. A .moc: canvas, parameters, and every drawable in the
+// runtime's order (parts in file order, each part's meshes in file order) with its texture,
+// vertex count and triangles. A .mtn: frame rate, frames, duration and every curve.
+//   p2l_moc2_dump MODEL.moc | MOTION.mtn
 #include <cstdio>
 #include <fstream>
 #include <iterator>
@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "import/cubism2/moc_file.hpp"
+#include "import/cubism2/mtn_file.hpp"
 
 namespace {
 
@@ -37,6 +38,28 @@ int main(int argc, char** argv) {
   }
   std::ifstream in(argv[1], std::ios::binary);
   const std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)), {});
+  const std::string path = argv[1];
+  if (path.size() > 4 && path.substr(path.size() - 4) == ".mtn") {
+    p2l::cubism2::Mtn mtn;
+    p2l::Error error;
+    if (!p2l::cubism2::read_mtn(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()), mtn, error)) {
+      std::fprintf(stderr, "%s: %s\n", argv[1], error.to_string().c_str());
+      return 1;
+    }
+    std::printf("{\"fps\":%.9g,\"frames\":%u,\"duration\":%u,\"curves\":[", static_cast<double>(mtn.fps), mtn.frames,
+                mtn.duration_ms());
+    for (std::size_t c = 0; c < mtn.curves.size(); ++c) {
+      const auto& curve = mtn.curves[c];
+      // Named as the runtime names them: a part's visibility with its prefix, a layout curve
+      // without (X, SCALE_X).
+      const char* prefix = curve.kind == p2l::cubism2::CurveKind::Visible ? "VISIBLE:" : "";
+      std::printf("%s{\"id\":%s,\"values\":[", c ? "," : "", quoted(prefix + curve.id).c_str());
+      for (std::size_t i = 0; i < curve.values.size(); ++i) std::printf("%s%.9g", i ? "," : "", static_cast<double>(curve.values[i]));
+      std::printf("]}");
+    }
+    std::printf("]}\n");
+    return 0;
+  }
   p2l::cubism2::Moc moc;
   p2l::Error error;
   if (!p2l::cubism2::read_moc(bytes, moc, error)) {

@@ -1,16 +1,46 @@
-// p2lrt's .moc reader (tests/cubism2/moc2_dump.cpp) against the Cubism 2.1 runtime: for each
-// model, the same canvas, the same parameters (id, range, default), and the same drawables in
-// the same order with the same texture, vertex count and triangles.
-//   node web/test/cubism2_reader.mjs LIVE2D_MIN_JS P2L_MOC2_DUMP MODEL.moc...
+// p2lrt's Cubism 2 readers (tests/cubism2/moc2_dump.cpp) against the Cubism 2.1 runtime. For
+// each .moc, the same canvas, the same parameters (id, range, default), and the same drawables
+// in the same order with the same texture, vertex count and triangles; for each .mtn, the same
+// frame rate, frames, duration, and curves (id, values as float32) in the same order.
+//   node web/test/cubism2_reader.mjs LIVE2D_MIN_JS P2L_MOC2_DUMP MODEL.moc|MOTION.mtn...
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { loadRuntime, Model } from './cubism2_runtime.mjs';
 
 const [runtime, dump, ...models] = process.argv.slice(2);
 loadRuntime(runtime);
-let failures = 0;
+let failures = 0, motions = 0;
+
+// The runtime's motion: fps, frames, duration and curves through this build's member names.
+function motionProblems(path, ours) {
+  const bytes = fs.readFileSync(path);
+  const m = globalThis.Live2DMotion.loadMotion(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+  const problems = [];
+  if (m._$D0 !== ours.fps) problems.push(`fps ${ours.fps} against ${m._$D0}`);
+  if (m._$yT !== ours.frames) problems.push(`${ours.frames} frames against ${m._$yT}`);
+  if (m.getDurationMSec() !== ours.duration) problems.push(`${ours.duration} ms against ${m.getDurationMSec()}`);
+  const curves = m.motions;
+  if (curves.length !== ours.curves.length) problems.push(`${ours.curves.length} curves against ${curves.length}`);
+  curves.forEach((c, i) => {
+    const o = ours.curves[i];
+    if (!o || o.id !== c._$4P) problems.push(`curve ${i}: ${o && o.id} against ${c._$4P}`);
+    else if (o.values.length !== c._$I0.length || o.values.some((v, k) => Math.fround(v) !== c._$I0[k]))
+      problems.push(`${o.id}: values differ`);
+  });
+  return problems;
+}
+
 for (const path of models) {
   const ours = JSON.parse(execFileSync(dump, [path], { encoding: 'utf8' }));
+  if (path.endsWith('.mtn')) {
+    const problems = motionProblems(path, ours);
+    motions++;
+    if (problems.length) {
+      failures++;
+      console.log(`cubism2_reader: ${path.split('/').slice(-1)[0]}: ${problems.slice(0, 3).join('; ')}`);
+    }
+    continue;
+  }
   const theirs = new Model(fs.readFileSync(path));
   const problems = [];
   const [w, h] = theirs.canvas();
@@ -40,5 +70,5 @@ for (const path of models) {
     console.log(`cubism2_reader: ${name}: v${ours.version}, ${ours.parameters.length} parameters, ${ours.drawables.length} drawables as the runtime reads them`);
   }
 }
-console.log(`cubism2_reader: ${models.length - failures} of ${models.length} models read as the Cubism 2.1 runtime reads them`);
+console.log(`cubism2_reader: ${models.length - failures} of ${models.length} files (${models.length - motions} models, ${motions} motions) read as the Cubism 2.1 runtime reads them`);
 process.exit(failures ? 1 : 0);

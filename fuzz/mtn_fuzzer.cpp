@@ -1,0 +1,45 @@
+// libFuzzer target for the Cubism 2 .mtn reader, p2l::cubism2::read_mtn.
+//
+// Any input either reads or is refused with a reason; nothing may read outside the text,
+// overflow or allocate without bound. What reads holds together: a frame rate within
+// (5, 121), every value finite, frames the longest curve, at most kMaxMtnValues values.
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <string_view>
+
+#include "import/cubism2/mtn_file.hpp"
+
+namespace {
+
+[[noreturn]] void fail(const char* what, const std::string& detail) {
+  std::fprintf(stderr, "\n*** p2l_mtn_fuzzer: %s\n    %s\n", what, detail.c_str());
+  std::fflush(stderr);
+  __builtin_trap();
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  using namespace p2l::cubism2;
+  Mtn mtn;
+  p2l::Error error;
+  if (!read_mtn(std::string_view(reinterpret_cast<const char*>(data), size), mtn, error)) {
+    if (error.ok() || error.message.empty()) fail("refused without a reason", error.to_string());
+    return 0;
+  }
+  if (!(mtn.fps > 5.0f && mtn.fps < 121.0f)) fail("a frame rate outside (5, 121)", std::to_string(mtn.fps));
+  std::size_t values = 0, longest = 0;
+  for (const MtnCurve& c : mtn.curves) {
+    values += c.values.size();
+    longest = c.values.size() > longest ? c.values.size() : longest;
+    for (const float v : c.values)
+      if (!std::isfinite(v)) fail("a value that is not finite", c.id);
+  }
+  if (values > kMaxMtnValues) fail("more values than the bound", std::to_string(values));
+  if (longest != mtn.frames) fail("frames is not the longest curve", std::to_string(mtn.frames));
+  (void)mtn.duration_ms();
+  return 0;
+}
