@@ -47,7 +47,6 @@ struct Corner {
 struct Band {
   std::uint32_t width = 0;
   std::int32_t y0 = 0, y1 = 0;
-  static Band whole(std::uint32_t width, std::uint32_t height) { return {width, 0, static_cast<std::int32_t>(height)}; }
   std::uint32_t rows() const { return static_cast<std::uint32_t>(y1 - y0); }
 };
 
