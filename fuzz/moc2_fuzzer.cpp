@@ -1,16 +1,22 @@
-// libFuzzer target for the Cubism 2 .moc reader, p2l::cubism2::read_moc.
+// libFuzzer target for the Cubism 2 .moc reader and importer, p2l::cubism2::read_moc and
+// import_moc.
 //
 // Any input either reads or is refused with an error that says why; nothing it holds may make
 // the reader read outside the buffer, overflow, recurse without bound or allocate without
 // bound (ASan, UBSan and libFuzzer's RSS limit watch that). What reads must hold together:
-// every keyed object's arrays agree with its keys, every index names a vertex.
+// every keyed object's arrays agree with its keys, every index names a vertex. What reads must
+// import into a rig that validates, compiles and evaluates at its defaults and extremes.
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <span>
 #include <string>
 
+#include <memory>
+
 #include "import/cubism2/moc_file.hpp"
+#include "import/cubism2/moc_import.hpp"
+#include "p2l/eval.hpp"
 
 namespace {
 
@@ -55,6 +61,19 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (p2l::cubism2::read_moc(std::span<const std::uint8_t>(data, size), moc, error)) {
     if (!error.ok()) fail("read with an error set", error.to_string());
     check(moc);
+    const p2l::ImportResult imported = p2l::cubism2::import_moc(moc);
+    if (!imported) fail("a model that reads does not import", imported.error.to_string());
+    auto made = p2l::Model::create(std::make_shared<const p2l::Rig>(imported.rig));
+    if (!made) fail("an imported rig does not compile", made.error.to_string());
+    p2l::Instance instance(made.model);
+    for (int pose = 0; pose < 3; ++pose) {
+      auto values = instance.parameters();
+      for (std::size_t i = 0; i < values.size(); ++i) {
+        const auto& p = made.model->rig().parameters[i];
+        values[i] = pose == 0 ? p.default_value : pose == 1 ? p.min : p.max;
+      }
+      instance.evaluate();
+    }
   } else if (error.ok() || error.message.empty()) {
     fail("refused without a reason", error.to_string());
   }

@@ -152,8 +152,7 @@ bool File::open(std::span<const std::uint8_t> bytes, File& out, Error& error) {
   if (size >= 4 && std::memcmp(bytes.data(), "moc", 3) == 0 && bytes[3] <= 11)
     return fail(error, ErrorCode::NotP2lrt, 0,
                 "a Cubism 2 .moc (version " + std::to_string(bytes[3]) +
-                    "), not a .moc3: p2lrt reads Cubism 2 files (p2l::cubism2::read_moc) but does not import them "
-                    "into a .p2lrt yet");
+                    "), not a .moc3: p2l::import_cubism (p2lrt import) imports a Cubism 2 .moc");
   if (size < 4 || std::memcmp(bytes.data(), "MOC3", 4) != 0)
     return fail(error, ErrorCode::NotP2lrt, 0, "not a .moc3 file: it does not start with \"MOC3\"");
   if (size < kHeaderSize + kSlotTableSlots * 4)

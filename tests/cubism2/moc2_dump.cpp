@@ -2,15 +2,25 @@
 // to hold against the Cubism 2.1 runtime. A .moc: canvas, parameters, and every drawable in the
 // runtime's order (parts in file order, each part's meshes in file order) with its texture,
 // vertex count and triangles. A .mtn: frame rate, frames, duration and every curve.
-//   p2l_moc2_dump MODEL.moc | MOTION.mtn
+// With POSES (lines of "PARAM_ID value" pairs, one pose a line), the model is imported
+// (p2l::cubism2::import_moc) and evaluated at each pose instead: every mesh's canvas-pixel
+// vertices, opacity, draw order and whether it is in the render order.
+//   p2l_moc2_dump MODEL.moc [POSES] | MOTION.mtn
 #include <cstdio>
 #include <fstream>
 #include <iterator>
 #include <string>
 #include <vector>
 
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <sstream>
+
 #include "import/cubism2/moc_file.hpp"
+#include "import/cubism2/moc_import.hpp"
 #include "import/cubism2/mtn_file.hpp"
+#include "p2l/eval.hpp"
 
 namespace {
 
@@ -29,11 +39,55 @@ std::string quoted(const std::string& s) {
   return out + "\"";
 }
 
+// The model imported and evaluated at each pose of [poses_path].
+int evaluate(const p2l::cubism2::Moc& moc, const char* poses_path) {
+  const p2l::ImportResult imported = p2l::cubism2::import_moc(moc);
+  if (!imported) {
+    std::fprintf(stderr, "import: %s\n", imported.error.to_string().c_str());
+    return 1;
+  }
+  auto made = p2l::Model::create(std::make_shared<const p2l::Rig>(imported.rig));
+  if (!made) {
+    std::fprintf(stderr, "model: %s\n", made.error.to_string().c_str());
+    return 1;
+  }
+  const p2l::Rig& rig = made.model->rig();
+  p2l::Instance instance(made.model);
+  std::map<std::string, std::size_t> index;
+  for (std::size_t i = 0; i < rig.parameters.size(); ++i) index[rig.parameters[i].id] = i;
+  std::ifstream poses(poses_path);
+  std::string line;
+  std::printf("[");
+  for (bool first = true; std::getline(poses, line); first = false) {
+    auto values = instance.parameters();
+    for (std::size_t i = 0; i < values.size(); ++i) values[i] = rig.parameters[i].default_value;
+    std::istringstream pairs(line);
+    std::string id;
+    double value = 0;
+    while (pairs >> id >> value)
+      if (const auto it = index.find(id); it != index.end()) values[it->second] = static_cast<float>(value);
+    instance.evaluate();
+    std::vector<bool> drawn(rig.meshes.size(), false);
+    for (const std::uint32_t m : instance.render_order()) drawn[m] = true;
+    std::printf("%s[", first ? "" : ",");
+    for (std::uint32_t m = 0; m < rig.meshes.size(); ++m) {
+      std::printf("%s{\"drawn\":%s,\"opacity\":%.9g,\"order\":%.9g,\"points\":[", m ? "," : "", drawn[m] ? "true" : "false",
+                  static_cast<double>(instance.opacity(m)), static_cast<double>(instance.draw_order(m)));
+      const auto xy = instance.vertices(m);
+      for (std::size_t k = 0; k < xy.size(); ++k) std::printf("%s%.9g", k ? "," : "", static_cast<double>(xy[k]));
+      std::printf("]}");
+    }
+    std::printf("]");
+  }
+  std::printf("]\n");
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: %s MODEL.moc\n", argv[0]);
+  if (argc != 2 && argc != 3) {
+    std::fprintf(stderr, "usage: %s MODEL.moc [POSES] | MOTION.mtn\n", argv[0]);
     return 2;
   }
   std::ifstream in(argv[1], std::ios::binary);
@@ -66,13 +120,33 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "%s: %s\n", argv[1], error.to_string().c_str());
     return 1;
   }
+  if (argc == 3) return evaluate(moc, argv[2]);
   std::printf("{\"version\":%d,\"canvas\":[%d,%d],\"parameters\":[", moc.version, moc.canvas_width, moc.canvas_height);
   for (std::size_t i = 0; i < moc.parameters.size(); ++i) {
     const auto& p = moc.parameters[i];
     std::printf("%s{\"id\":%s,\"min\":%.9g,\"max\":%.9g,\"value\":%.9g}", i ? "," : "", quoted(p.id).c_str(),
                 static_cast<double>(p.min), static_cast<double>(p.max), static_cast<double>(p.value));
   }
-  std::printf("],\"drawables\":[");
+  // Every key value each parameter has somewhere in the model (the poses at the keys).
+  std::map<std::string, std::vector<float>> keys;
+  auto note_keys = [&](const p2l::cubism2::KeyAxes& axes) {
+    for (const auto& a : axes) keys[a.parameter].insert(keys[a.parameter].end(), a.keys.begin(), a.keys.end());
+  };
+  for (const auto& part : moc.parts) {
+    for (const auto& d : part.deformers) note_keys(d.axes);
+    for (const auto& m : part.meshes) note_keys(m.axes);
+  }
+  std::printf("],\"keys\":{");
+  bool first_key = true;
+  for (auto& [id, values] : keys) {
+    std::sort(values.begin(), values.end());
+    values.erase(std::unique(values.begin(), values.end()), values.end());
+    std::printf("%s%s:[", first_key ? "" : ",", quoted(id).c_str());
+    for (std::size_t i = 0; i < values.size(); ++i) std::printf("%s%.9g", i ? "," : "", static_cast<double>(values[i]));
+    std::printf("]");
+    first_key = false;
+  }
+  std::printf("},\"drawables\":[");
   bool first = true;
   for (const auto& part : moc.parts) {
     for (const auto& m : part.meshes) {

@@ -241,20 +241,27 @@ TEST(MocFile, SharedArraysCannotExpandWithoutBound) {
   EXPECT_EQ(refusal(write_moc(moc, options)), "read");
 }
 
-// Until Cubism 2 models import, both ways in say what the file is instead of "not a .moc3".
+// import_moc3 on a .moc points to the importer that takes it; a Cubism 2 model.json says what
+// is not imported yet.
 TEST(MocFile, TheImportersNameACubism2File) {
   const std::vector<std::uint8_t> moc = write_moc(synth_moc(9));
   const p2l::ImportResult direct = p2l::import_moc3(moc);
   ASSERT_FALSE(direct);
   EXPECT_NE(direct.error.message.find("a Cubism 2 .moc (version 9)"), std::string::npos) << direct.error.message;
   const std::string json = R"({"version": "Sample 1.0.0", "model": "m.moc", "textures": ["t.png"]})";
-  const p2l::ImportResult whole = p2l::import_cubism("m.model.json", [&](const std::string& name, std::vector<std::uint8_t>& out) {
-    if (name != "m.model.json") return false;
-    out.assign(json.begin(), json.end());
+  auto files = [&](const std::string& name, std::vector<std::uint8_t>& out) {
+    if (name == "m.model.json") out.assign(json.begin(), json.end());
+    else if (name == "m.moc") out = moc;
+    else return false;
     return true;
-  });
+  };
+  const p2l::ImportResult whole = p2l::import_cubism("m.model.json", files);
   ASSERT_FALSE(whole);
   EXPECT_NE(whole.error.message.find("a Cubism 2 model.json"), std::string::npos) << whole.error.message;
+  // The bare .moc imports.
+  const p2l::ImportResult bare = p2l::import_cubism("m.moc", files);
+  ASSERT_TRUE(bare) << bare.error.to_string();
+  EXPECT_EQ(bare.rig.meshes.size(), 5u);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "import/cubism/side_files.hpp"
+#include "import/cubism2/moc_import.hpp"
 #include "import/cubism/sources.hpp"
 
 namespace p2l {
@@ -111,7 +112,18 @@ void import_model3(Sources& sources, const std::string& own, const std::string& 
 
 void import_bare_moc3(Sources& sources, const std::string& own, const std::string& name, const CubismImportOptions& options,
                       ImportResult& result) {
-  read_moc3(sources.read_own(own, name), name, options.rules, result);
+  const std::vector<std::uint8_t> bytes = sources.read_own(own, name);
+  if (bytes.size() >= 4 && bytes[0] == 'm' && bytes[1] == 'o' && bytes[2] == 'c' && bytes[3] <= cubism2::kLastVersion) {
+    // A Cubism 2 .moc: its own reader, under Cubism's rules whatever the options ask.
+    ImportResult moc = cubism2::import_moc(bytes);
+    if (!moc) fail(moc.error.code, name + ": " + moc.error.message);
+    result.rig = std::move(moc.rig);
+    for (const std::string& line : moc.report.dropped) result.report.dropped.push_back(name + ": " + line);
+    if (options.rules != CoreRules::Cubism)
+      result.report.dropped.push_back(name + ": a Cubism 2 model imports under Cubism's rules only (asked for the format's own)");
+  } else {
+    read_moc3(bytes, name, options.rules, result);
+  }
   add_standard_roles(result.rig);
   finish(sources, name, result.rig);
 }

@@ -54,8 +54,8 @@ Model3 read_model3(const Node& root, ImportReport& report) {
   // A Cubism 2 model.json names its .moc as "model" and has no FileReferences.
   if (!root.has("FileReferences") && root.has("model"))
     root.fail(ErrorCode::BadStructure,
-              "a Cubism 2 model.json (it names its .moc as \"model\"), not a model3.json: p2lrt reads Cubism 2 .moc "
-              "files but does not import Cubism 2 models into a .p2lrt yet");
+              "a Cubism 2 model.json (it names its .moc as \"model\"), not a model3.json: p2lrt imports a Cubism 2 "
+              ".moc on its own (p2lrt import MODEL.moc), not yet its model.json with textures and motions");
   const Node refs = root.at("FileReferences");
   m.moc = refs.at("Moc").string();
   for (const Node& t : refs.elements_of("Textures")) m.textures.push_back(t.string());

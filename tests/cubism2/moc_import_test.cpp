@@ -1,0 +1,103 @@
+// The Cubism 2 importer (src/import/cubism2/moc_import.hpp) on the synthetic model: what the
+// rig holds, that it evaluates under Cubism's rules as the model's structure says, and what
+// the report names.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+
+#include "cubism2/moc_writer.hpp"
+#include "cubism2/synth_moc.hpp"
+#include "import/cubism2/moc_import.hpp"
+#include "p2l/eval.hpp"
+
+namespace {
+
+using namespace p2l::cubism2;
+using p2l_test::cubism2::synth_moc;
+using p2l_test::cubism2::write_moc;
+
+bool reports(const p2l::ImportResult& r, const std::string& text) {
+  return std::any_of(r.report.dropped.begin(), r.report.dropped.end(),
+                     [&](const std::string& line) { return line.find(text) != std::string::npos; });
+}
+
+TEST(MocImport, TheSyntheticModel) {
+  const p2l::ImportResult r = import_moc(write_moc(synth_moc(11)));
+  ASSERT_TRUE(r) << r.error.to_string();
+  const p2l::Rig& rig = r.rig;
+  EXPECT_EQ(rig.rules, p2l::CoreRules::Cubism);
+  EXPECT_EQ(rig.canvas.width, 800.0f);
+  EXPECT_EQ(rig.canvas.pixels_per_unit, 1.0f);
+  ASSERT_EQ(rig.parameters.size(), 3u);
+  EXPECT_EQ(rig.parameters[1].decimals, 4);
+  ASSERT_EQ(rig.deformers.size(), 3u);
+  EXPECT_EQ(rig.deformers[1].kind, p2l::DeformerKind::Rotation);
+  EXPECT_EQ(rig.deformers[2].parent, 1);  // D_FACE under D_HEAD_ROT
+  ASSERT_EQ(rig.meshes.size(), 5u);
+  const p2l::Mesh& iris = rig.meshes[3];
+  EXPECT_EQ(iris.id, "D_EYE_L.01");
+  EXPECT_EQ(iris.blend, 2);  // MULTIPLY_COMPATIBLE
+  EXPECT_EQ(iris.mask_meshes, (std::vector<std::uint32_t>{2}));
+  EXPECT_EQ(rig.meshes[4].mask_meshes, (std::vector<std::uint32_t>{2, 0}));
+  EXPECT_EQ(rig.meshes[4].blend, 1);  // ADD_COMPATIBLE
+  EXPECT_FALSE(rig.meshes[1].culling);
+  EXPECT_FALSE(rig.parts[2].visible);
+  ASSERT_TRUE(iris.keyforms);
+  EXPECT_EQ(iris.keyforms->axes.size(), 3u);
+  EXPECT_EQ(iris.keyforms->cell_count(), 2u * 3u * 2u);
+  // The first axis varies fastest: cell 1 is the eye's second key at the first angle key.
+  EXPECT_EQ(iris.keyforms->coords[3], 1);
+  EXPECT_EQ(iris.keyforms->coords[4], 0);
+  EXPECT_TRUE(reports(r, "Cubism Core's rules"));
+
+  // A root mesh with one keyform lands where its keyform says, in canvas pixels.
+  auto model = p2l::Model::create(std::make_shared<const p2l::Rig>(rig));
+  ASSERT_TRUE(model) << model.error.to_string();
+  p2l::Instance instance(model.model);
+  instance.evaluate();
+  const auto back = instance.vertices(1);
+  ASSERT_EQ(back.size(), 8u);
+  EXPECT_FLOAT_EQ(back[0], 50.0f);
+  EXPECT_FLOAT_EQ(back[1], 60.0f);
+  EXPECT_FLOAT_EQ(back[6], 250.0f);
+  EXPECT_FLOAT_EQ(back[7], 260.0f);
+}
+
+TEST(MocImport, WhatCannotBeCarriedOverIsReported) {
+  Moc moc = synth_moc(11);
+  moc.parts[0].meshes[0].axes[0].parameter = "PARAM_NOT_DEFINED";      // the runtime makes it
+  moc.parts[1].meshes[2].clip_ids.push_back("D_NO_SUCH_MESH");          // a mask that is not there
+  moc.parts[0].deformers[2].parent = "D_NO_SUCH_DEFORMER";              // cannot be placed
+  moc.parts[1].meshes[0].id = "D_BODY.00";                              // an id used twice
+  moc.parts[0].deformers[1].affines[1].reflect_y = true;                // reflections that differ
+  const p2l::ImportResult r = import_moc(write_moc(moc));
+  ASSERT_TRUE(r) << r.error.to_string();
+  EXPECT_TRUE(reports(r, "parameter PARAM_NOT_DEFINED is keyed on but not defined"));
+  EXPECT_TRUE(reports(r, "D_NO_SUCH_MESH, which is not a mesh"));
+  EXPECT_TRUE(reports(r, "deformer D_FACE's parent D_NO_SUCH_DEFORMER"));
+  EXPECT_TRUE(reports(r, "mesh id D_BODY.00 is used twice"));
+  EXPECT_TRUE(reports(r, "reflections differ"));
+  const auto& created = r.rig.parameters.back();
+  EXPECT_EQ(created.id, "PARAM_NOT_DEFINED");
+  EXPECT_EQ(created.min, -1e6f);
+  EXPECT_FALSE(r.rig.deformers.back().enabled);
+}
+
+TEST(MocImport, EveryVersionImportsAndEvaluates) {
+  for (int version = kFirstVersion; version <= kLastVersion; ++version) {
+    const p2l::ImportResult r = import_moc(write_moc(synth_moc(version)));
+    ASSERT_TRUE(r) << version << ": " << r.error.to_string();
+    auto model = p2l::Model::create(std::make_shared<const p2l::Rig>(r.rig));
+    ASSERT_TRUE(model) << version;
+    p2l::Instance instance(model.model);
+    for (float angle : {-30.0f, -12.5f, 0.0f, 30.0f}) {
+      instance.parameters()[0] = angle;
+      instance.evaluate();
+      for (std::uint32_t m = 0; m < 5; ++m)
+        for (const float v : instance.vertices(m)) ASSERT_TRUE(std::isfinite(v)) << version << " mesh " << m;
+    }
+  }
+}
+
+}  // namespace
