@@ -17,6 +17,9 @@ while [[ $# -gt 0 ]]; do
     *) if [[ -d $1 ]]; then mapfile -t -O "${#models[@]}" models < <(find "$1" -name '*.moc' | sort); else models+=("$1"); fi; shift ;;
   esac
 done
-[[ ${#models[@]} -gt 0 ]] || mapfile -t models < <(scripts/cubism2_models.sh)
+if [[ ${#models[@]} -eq 0 ]]; then
+  list=$(scripts/cubism2_models.sh) || { echo "cubism2_fidelity: the npm models could not be fetched" >&2; exit 3; }
+  mapfile -t models <<< "$list"
+fi
 exec node web/test/cubism2_geometry.mjs "$CACHE/live2dcubismcore-1.0.2/package/live2d.min.js" "$BUILD/tests/cubism2/p2l_moc2_dump" \
   "${options[@]}" "${models[@]}"

@@ -8,10 +8,12 @@ shift
 root=$(cd "$(dirname "$0")/.." && pwd)
 CACHE=${P2L_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/p2lrt}
 if [[ $# -eq 0 ]]; then
-  if ! mapfile -t models < <("$root/scripts/cubism2_models.sh" --mtn); then
+  # The list first, so that a fetch that fails is seen (a process substitution's status is not).
+  if ! list=$("$root/scripts/cubism2_models.sh" --mtn); then
     echo "cubism2_reader_check: the npm packages could not be fetched: skipped" >&2
     exit 77
   fi
+  mapfile -t models <<< "$list"
 else
   "$root/scripts/npm_fetch.sh" live2dcubismcore 1.0.2 live2d.min.js > /dev/null || exit 77
   models=("$@")
