@@ -43,6 +43,8 @@ copy_seeds() {
   mkdir -p "$dir"
   if [[ $target == moc2 ]]; then
     "$BUILD/fuzz/p2l_fuzz_make_moc2" "$dir" > /dev/null
+  elif [[ $target == mtn ]]; then
+    "$BUILD/fuzz/p2l_fuzz_make_moc2" "$dir" --mtn > /dev/null
   elif [[ $target == moc3 || $target == csm ]]; then
     for seed in 1 2; do
       for version in 3 4 5 6; do

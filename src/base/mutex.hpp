@@ -7,12 +7,15 @@
 
 namespace p2l {
 
+// P2L_HAS_THREADS: whether the platform's C++ library has threads (0 in the WebAssembly build).
 #if defined(_LIBCPP_HAS_NO_THREADS) || defined(_LIBCPP_HAS_THREADS) && !_LIBCPP_HAS_THREADS
+#define P2L_HAS_THREADS 0
 struct Mutex {
   void lock() noexcept {}
   void unlock() noexcept {}
 };
 #else
+#define P2L_HAS_THREADS 1
 using Mutex = std::mutex;
 #endif
 

@@ -4,10 +4,9 @@
 #include <atomic>
 #include <cstdint>
 
-#if defined(_LIBCPP_HAS_NO_THREADS) || defined(_LIBCPP_HAS_THREADS) && !_LIBCPP_HAS_THREADS
-#define P2L_BAND_THREADS 0
-#else
-#define P2L_BAND_THREADS 1
+#include "base/mutex.hpp"
+
+#if P2L_HAS_THREADS
 #include <condition_variable>
 #include <mutex>
 #include <thread>
@@ -16,7 +15,7 @@
 
 namespace p2l::render {
 
-#if P2L_BAND_THREADS
+#if P2L_HAS_THREADS
 
 // A frame is one generation: the caller publishes the job and bumps the generation, workers
 // wake, take indices from [next] until none are left and count themselves out; the caller
