@@ -323,12 +323,13 @@ TEST(ZeroCopy, MisalignedBorrowedBytesStillLoadCorrectly) {
   EXPECT_TRUE(*r.rig == make_small_rig());
 }
 
-// The original runtime's string, but for the version 2 chunks only p2lrt reads: the core
-// geometry chunks (Cubism's rules) and EXPR, POSE, CEXT (Cubism playback); the original's has
-// "CANV/1 PARM/1 DEFM/1 PART/1 MESH/1 GLUE/1 DRAW/1 ... EXPR/1 ... POSE/1 CEXT/1".
+// The original runtime's string, but for the chunk versions only p2lrt reads: the core
+// geometry chunks at version 2 (Cubism's rules) and 3 (Cubism 2's), and EXPR, POSE, CEXT at
+// version 2 (Cubism playback); the original's has "CANV/1 PARM/1 DEFM/1 PART/1 MESH/1 GLUE/1
+// DRAW/1 ... EXPR/1 ... POSE/1 CEXT/1".
 TEST(FormatSupport, TheOriginalRuntimesStringWithCubismRules) {
   EXPECT_STREQ(p2l::format_support(),
-               "1,2 STRS/1 CANV/2 PARM/2 DEFM/2 PART/2 MESH/2 GLUE/2 DRAW/2 TEXR/1 PHYS/2 CLIP/1 ROLE/1 PGUI/1 "
+               "1,2 STRS/1 CANV/3 PARM/3 DEFM/3 PART/3 MESH/3 GLUE/3 DRAW/3 TEXR/1 PHYS/2 CLIP/1 ROLE/1 PGUI/1 "
                "META/1 BONE/1 SKIN/1 COLL/1 SIMS/1 EXPR/2 HITA/1 UDAT/1 POSE/2 CEXT/2");
   EXPECT_EQ(p2l::known_chunks().size(), 23u);
 }

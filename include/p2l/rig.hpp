@@ -564,8 +564,11 @@ struct RawChunk {
 // version 1, the original runtime's), or the Cubism Core's (version 2 of CANV PARM DEFM
 // PART MESH GLUE DRAW: model units, keys snapping per parameter, objects hidden outside
 // their keys, blend shapes as deltas, Cubism's float arithmetic), which the Cubism importer
-// writes so that a moc3 evaluates exactly as the official Core evaluates it.
-enum class CoreRules : std::uint8_t { Original = 1, Cubism = 2 };
+// writes so that a moc3 evaluates exactly as the official Core evaluates it; or the Cubism
+// 2.1 runtime's (version 3: the same layouts as 2, evaluated as that runtime evaluates a .moc:
+// double-precision sums, its key lookup, draw orders truncated stage by stage), which the
+// Cubism 2 importer writes.
+enum class CoreRules : std::uint8_t { Original = 1, Cubism = 2, Cubism2 = 3 };
 
 struct Rig {
   bool names_stripped = false;  // header flag bit0: every name field is empty

@@ -615,7 +615,10 @@ void build_render_order(const Rig& rig, const ModelPlan& plan, InstanceState& s)
 
 }  // namespace
 
+void cubism_render_order(const Rig& rig, const ModelPlan& plan, InstanceState& s) { build_render_order(rig, plan, s); }
+
 void cubism_pixel_vertices(const Rig& rig, const ModelPlan& plan, InstanceState& s) {
+  if (plan.cubism2) return;  // Cubism 2's evaluation writes them always (its model space is y down)
   for (const MeshPlan& mp : plan.meshes) pixel_vertices(rig, mp, s);
 }
 

@@ -27,6 +27,10 @@ struct StageMark {
 };
 void evaluate_cubism(const Model& model, InstanceState& s, StageMark mark = {});
 
+// The render order (s.render_order, s.render_commands, s.cubism.render_orders) from the draw
+// orders and shown flags an evaluation left in s.cubism (Cubism 2's rules share it).
+void cubism_render_order(const Rig& rig, const ModelPlan& plan, InstanceState& s);
+
 // Every mesh's canvas-pixel vertices from its model vertices (Instance::set_pixel_vertices).
 void cubism_pixel_vertices(const Rig& rig, const ModelPlan& plan, InstanceState& s);
 

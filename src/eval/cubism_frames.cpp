@@ -8,102 +8,34 @@
 #include <cstring>
 
 #include "base/cubism_math.hpp"
+#include "eval/warp_ring.hpp"
 
 namespace p2l::eval {
 namespace {
 
 constexpr float kPi = 3.14159265358979f;  // the float nearest pi
 
-struct Pt {
-  float x, y;
-};
+using Pt = RingPoint<float>;
 
 [[gnu::always_inline]] inline Pt lattice(const CubismFrame& f, std::uint32_t c, std::uint32_t r) {
   const std::size_t i = (static_cast<std::size_t>(r) * (f.columns + 1) + c) * 2;
   return {f.points[i], f.points[i + 1]};
 }
 
-Pt affine(const CubismFrame& f, float u, float v) {
-  return {f.origin_x + u * f.eu_x + v * f.ev_x, f.origin_y + u * f.eu_y + v * f.ev_y};
-}
-
-// The ring of virtual cells around the lattice blends its triangles by edges from a corner,
-// unlike the cells inside (cubism_map_warp), which weigh their corners.
-Pt ring_triangle(Pt p00, Pt p10, Pt p01, Pt p11, float fu, float fv) {
-  if (fu + fv <= 1.0f)
-    return {p00.x + (p10.x - p00.x) * fu + (p01.x - p00.x) * fv, p00.y + (p10.y - p00.y) * fu + (p01.y - p00.y) * fv};
-  return {p11.x + (p01.x - p11.x) * (1.0f - fu) + (p10.x - p11.x) * (1.0f - fv),
-          p11.y + (p01.y - p11.y) * (1.0f - fu) + (p10.y - p11.y) * (1.0f - fv)};
-}
-
-// The lattice cell a coordinate in (0, 1) falls in along an axis of n cells, and where in it.
-void cell_of(float w, std::uint32_t n, std::uint32_t& cell, float& frac) {
-  const float g = w * static_cast<float>(n);
-  cell = static_cast<std::uint32_t>(g);
-  if (cell >= n) cell = n - 1;
-  frac = g - static_cast<float>(cell);
+RingFrame<float> ring_of(const CubismFrame& f) {
+  return {f.origin_x, f.origin_y, f.eu_x, f.eu_y, f.ev_x, f.ev_y};
 }
 
 [[gnu::noinline]] Pt outside(const CubismFrame& f, float u, float v) {
-  if (u <= -2.0f || u >= 3.0f || v <= -2.0f || v >= 3.0f) return affine(f, u, v);
-  const std::uint32_t cols = f.columns, rows = f.rows;
-  const float fc = static_cast<float>(cols), fr = static_cast<float>(rows);
-  Pt p00, p10, p01, p11;
-  float fu, fv;
-  std::uint32_t cu = 0, cv = 0;
-  if (u <= 0.0f) {
-    fu = (u + 2.0f) / 2.0f;
-    if (v <= 0.0f) {
-      fv = (v + 2.0f) / 2.0f;
-      p00 = affine(f, -2.0f, -2.0f), p10 = affine(f, 0.0f, -2.0f), p01 = affine(f, -2.0f, 0.0f), p11 = lattice(f, 0, 0);
-    } else if (v < 1.0f) {
-      cell_of(v, rows, cv, fv);
-      p00 = affine(f, -2.0f, static_cast<float>(cv) / fr), p10 = lattice(f, 0, cv);
-      p01 = affine(f, -2.0f, static_cast<float>(cv + 1) / fr), p11 = lattice(f, 0, cv + 1);
-    } else {
-      fv = (v - 1.0f) / 2.0f;
-      p00 = affine(f, -2.0f, 1.0f), p10 = lattice(f, 0, rows), p01 = affine(f, -2.0f, 3.0f), p11 = affine(f, 0.0f, 3.0f);
-    }
-  } else if (u < 1.0f) {
-    cell_of(u, cols, cu, fu);
-    if (v <= 0.0f) {
-      fv = (v + 2.0f) / 2.0f;
-      p00 = affine(f, static_cast<float>(cu) / fc, -2.0f), p10 = affine(f, static_cast<float>(cu + 1) / fc, -2.0f);
-      p01 = lattice(f, cu, 0), p11 = lattice(f, cu + 1, 0);
-    } else {
-      fv = (v - 1.0f) / 2.0f;
-      p00 = lattice(f, cu, rows), p10 = lattice(f, cu + 1, rows);
-      p01 = affine(f, static_cast<float>(cu) / fc, 3.0f), p11 = affine(f, static_cast<float>(cu + 1) / fc, 3.0f);
-    }
-  } else {
-    fu = (u - 1.0f) / 2.0f;
-    if (v <= 0.0f) {
-      fv = (v + 2.0f) / 2.0f;
-      p00 = affine(f, 1.0f, -2.0f), p10 = affine(f, 3.0f, -2.0f), p01 = lattice(f, cols, 0), p11 = affine(f, 3.0f, 0.0f);
-    } else if (v < 1.0f) {
-      cell_of(v, rows, cv, fv);
-      p00 = lattice(f, cols, cv), p10 = affine(f, 3.0f, static_cast<float>(cv) / fr);
-      p01 = lattice(f, cols, cv + 1), p11 = affine(f, 3.0f, static_cast<float>(cv + 1) / fr);
-    } else {
-      fv = (v - 1.0f) / 2.0f;
-      p00 = lattice(f, cols, rows), p10 = affine(f, 3.0f, 1.0f), p01 = affine(f, 1.0f, 3.0f), p11 = affine(f, 3.0f, 3.0f);
-    }
-  }
-  return ring_triangle(p00, p10, p01, p11, fu, fv);
+  return ring_point(ring_of(f), [&](std::uint32_t c, std::uint32_t r) { return lattice(f, c, r); }, f.columns, f.rows, u, v);
 }
 
 }  // namespace
 
 void cubism_finish_warp(CubismFrame& f) {
-  const Pt c00 = lattice(f, 0, 0), c10 = lattice(f, f.columns, 0);
-  const Pt c01 = lattice(f, 0, f.rows), c11 = lattice(f, f.columns, f.rows);
-  const float d1x = c11.x - c00.x, d1y = c11.y - c00.y, d2x = c10.x - c01.x, d2y = c10.y - c01.y;
-  f.eu_x = (d1x + d2x) * 0.5f;
-  f.eu_y = (d1y + d2y) * 0.5f;
-  f.ev_x = (d1x - d2x) * 0.5f;
-  f.ev_y = (d1y - d2y) * 0.5f;
-  f.origin_x = (c00.x + c10.x + c01.x + c11.x) * 0.25f - d1x * 0.5f;
-  f.origin_y = (c00.y + c10.y + c01.y + c11.y) * 0.25f - d1y * 0.5f;
+  const RingFrame<float> r = ring_frame(lattice(f, 0, 0), lattice(f, f.columns, 0), lattice(f, 0, f.rows), lattice(f, f.columns, f.rows));
+  f.origin_x = r.origin_x, f.origin_y = r.origin_y;
+  f.eu_x = r.eu_x, f.eu_y = r.eu_y, f.ev_x = r.ev_x, f.ev_y = r.ev_y;
 }
 
 void cubism_map_warp(const CubismFrame& f, float u, float v, float& x, float& y) {
@@ -115,8 +47,8 @@ void cubism_map_warp(const CubismFrame& f, float u, float v, float& x, float& y)
   }
   std::uint32_t cu, cv;
   float fu, fv;
-  cell_of(u, f.columns, cu, fu);
-  cell_of(v, f.rows, cv, fv);
+  ring_cell_of(u, f.columns, cu, fu);
+  ring_cell_of(v, f.rows, cv, fv);
   const Pt p00 = lattice(f, cu, cv), p10 = lattice(f, cu + 1, cv), p01 = lattice(f, cu, cv + 1), p11 = lattice(f, cu + 1, cv + 1);
   if (f.bilinear) {
     const float a = 1.0f - fu, b = 1.0f - fv;
@@ -163,7 +95,7 @@ using I4 = std::int32_t __attribute__((vector_size(16)));
   d = __builtin_shufflevector(t2, t3, 2, 3, 6, 7);
 }
 
-// cell_of for four coordinates in [0, 1).
+// ring_cell_of for four coordinates in [0, 1).
 [[gnu::always_inline]] inline void cells_of(F4 w, std::uint32_t n, I4& cell, F4& frac) {
   const F4 g = w * static_cast<float>(n);
   const I4 last = I4{} + static_cast<std::int32_t>(n - 1);

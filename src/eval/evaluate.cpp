@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "eval/channels.hpp"
+#include "eval/cubism2_evaluate.hpp"
 #include "eval/cubism_evaluate.hpp"
 #include "eval/draw_order.hpp"
 #include "eval/forms.hpp"
@@ -189,6 +190,7 @@ void apply_glue(const Rig& rig, const ModelPlan& plan, InstanceState& s) {
 }
 
 void evaluate_core(const Model& model, InstanceState& s) {
+  if (model.plan().cubism2) return evaluate_cubism2(model, s);
   if (model.plan().cubism) return evaluate_cubism(model, s);
   const Rig& rig = model.rig();
   const ModelPlan& plan = model.plan();

@@ -44,6 +44,23 @@ CubismSpan span_cubism(std::span<const float> keys, float value, float epsilon) 
   return {static_cast<std::uint32_t>(i - 1), gap < epsilon * 1.5f ? 0.0f : (value - keys[i - 1]) / gap, false};
 }
 
+CubismSpan span_cubism2(std::span<const float> keys, float value) {
+  const std::size_t n = keys.size();
+  if (n == 0) return {};
+  const double v = value, e = kCubism2KeySnap;
+  if (n == 1) return {0, 0.0f, !(keys[0] - e < v && v < keys[0] + e)};
+  if (v < keys[0] - e) return {0, 0.0f, true};
+  if (v < keys[0] + e) return {0, 0.0f, false};
+  // The first key i >= 1 with value < key + 0.0001; none (NaN too): past the last key.
+  for (std::size_t i = 1; i < n; ++i) {
+    if (!(v < keys[i] + e)) continue;
+    if (keys[i] - e < v) return {static_cast<std::uint32_t>(i), 0.0f, false};
+    const double t = (v - keys[i - 1]) / (static_cast<double>(keys[i]) - keys[i - 1]);
+    return {static_cast<std::uint32_t>(i - 1), static_cast<float>(t), false};
+  }
+  return {static_cast<std::uint32_t>(n - 1), 0.0f, true};
+}
+
 void GridPlan::build(const std::vector<Axis>& axes, const std::vector<std::uint16_t>& coords, std::size_t cells) {
   cells_ = cells;
   axes_.clear();
@@ -198,6 +215,37 @@ std::size_t GridPlan::cubism_weights(const float* values, const float* epsilon, 
         return AxisSpan{s.lo, s.t, s.outside};
       },
       out);
+}
+
+bool GridPlan::cubism2_corners(const float* values, std::uint32_t* cells, float* t, std::uint32_t& dims) const {
+  dims = 0;
+  cells[0] = kMissing;
+  if (cells_ == 0) return false;
+  std::uint64_t base = 0;
+  std::uint64_t strides[kMaxCubism2Dims];
+  bool inside = true;
+  for (const AxisPlan& a : axes_) {
+    const CubismSpan s = span_cubism2(a.keys, values[a.parameter]);
+    inside &= !s.outside;
+    base += s.lo * a.stride;
+    if (s.t != 0.0f) {
+      if (dims == kMaxCubism2Dims || (std::uint64_t{2} << dims) > cells_) {
+        dims = 0;
+        return false;
+      }
+      t[dims] = s.t;
+      strides[dims++] = a.stride;
+    }
+  }
+  const std::uint64_t corners = std::uint64_t{1} << dims;
+  for (std::uint64_t c = 0; c < corners; ++c) {
+    std::uint64_t dense = base;
+    for (std::uint32_t j = 0; j < dims; ++j)
+      if ((c >> j) & 1) dense += strides[j];
+    const std::int64_t cell = find(dense);
+    cells[c] = cell >= 0 ? static_cast<std::uint32_t>(cell) : kMissing;
+  }
+  return inside;
 }
 
 namespace {

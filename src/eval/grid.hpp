@@ -40,6 +40,13 @@ struct CubismSpan {
   bool outside = false;
 };
 CubismSpan span_cubism(std::span<const float> keys, float value, float epsilon);
+// The Cubism 2.1 runtime's lookup (docs/RUNTIME.md, "Cubism 2's rules"), which compares in
+// double precision: a value within 0.0001 of a key (strictly) is on it; below the first key -
+// 0.0001, or not below the last + 0.0001, outside (at the end key); between two keys, t =
+// (value - key i) / (key i+1 - key i) in double, kept as a float as the runtime keeps it.
+// A single key holds only within 0.0001 of it.
+inline constexpr double kCubism2KeySnap = 0.0001;
+CubismSpan span_cubism2(std::span<const float> keys, float value);
 
 struct CellWeight {
   std::uint32_t cell;
@@ -74,6 +81,15 @@ class GridPlan {
   // outside its axis' keys.
   static constexpr std::size_t kOutside = static_cast<std::size_t>(-1);
   std::size_t cubism_weights(const float* values, const float* epsilon, CellWeight* out) const;
+  // Cubism 2's lookup (span_cubism2): the axes between two keys (their t, axis order) and the
+  // cells at the 2^dims corners into [cells] (corner bit j: the upper key of the j-th of
+  // them); false when a value lies outside its axis' keys, and then the corners are those of
+  // the pose clamped to the end keys, which the runtime still interpolates. A corner the grid
+  // does not store is kMissing. [cells] must hold cell_count() entries; a grid with more
+  // corners than cells (only a sparse grid, which Cubism 2's rules refuse) gives no corners.
+  static constexpr std::uint32_t kMissing = 0xFFFFFFFFu;
+  static constexpr std::size_t kMaxCubism2Dims = 32;
+  bool cubism2_corners(const float* values, std::uint32_t* cells, float* t, std::uint32_t& dims) const;
 
   // Grids that give the same weights at every pose (the same axes, keys and cell numbering:
   // a mesh's keyforms and its opacity and draw-order channels, as Cubism keys them, or

@@ -6,6 +6,7 @@
 
 #include "base/same_bits.hpp"
 #include "base/sized.hpp"
+#include "eval/cubism2_evaluate.hpp"
 #include "eval/cubism_evaluate.hpp"
 #include "eval/evaluate.hpp"
 #include "eval/state.hpp"
@@ -139,6 +140,7 @@ Instance::Instance(std::shared_ptr<const Model> model) : model_(std::move(model)
   // as the Core's buffers do: opacity 0, colours 0 (measured, Core 6.0.1).
   if (plan.cubism)
     for (std::uint32_t p : plan.cubism_plan.offscreen_parts) s.part_composite[p] = {0.0f, Rgb{0, 0, 0}, Rgb{0, 0, 0}};
+  if (plan.cubism2) eval::init_cubism2_state(rig, plan, s);  // after warp_points: its frames point there
   sized(s.sort_scratch, plan.sort_entries);
   // Each group's entries start in tree order; each evaluation re-sorts the last one's.
   // (The groups' runs follow one another in group order: Model::create lays them out so.)

@@ -433,7 +433,8 @@ ModelResult Model::create(std::shared_ptr<const Rig> rig_ptr) {
 
   sized(p.glues, rig.glues.size());
   for (std::size_t i = 0; i < rig.glues.size(); ++i) p.glues[i].channels = plan_channels(rig.glues[i].channels);
-  p.cubism = rig.rules == CoreRules::Cubism;
+  p.cubism = rig.rules != CoreRules::Original;
+  p.cubism2 = rig.rules == CoreRules::Cubism2;
   if (p.cubism) plan_cubism(rig, p);
   plan_cell_tables(rig, p);
   plan_reads(rig, p);

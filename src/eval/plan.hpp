@@ -122,7 +122,8 @@ struct CubismPlan {
 };
 
 struct ModelPlan {
-  bool cubism = false;  // the rig evaluates by Cubism's rules; then [cubism_plan] is filled
+  bool cubism = false;  // the rig evaluates by Cubism's rules (or Cubism 2's); then [cubism_plan] is filled
+  bool cubism2 = false;  // by Cubism 2's (eval/cubism2_evaluate.cpp)
   CubismPlan cubism_plan;
   std::vector<ParameterPlan> parameters;
   std::vector<float> default_values;  // normalised

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "base/keyed_sort.hpp"
+#include "eval/cubism2_frames.hpp"
 #include "eval/cubism_frames.hpp"
 #include "eval/grid.hpp"
 #include "eval/plan.hpp"
@@ -72,6 +73,18 @@ struct CubismState {
   std::vector<float> local_vertices, local_points;
   std::vector<std::uint8_t> mesh_local, deformer_local;
   std::vector<std::array<float, 4>> direction;  // per deformer: before x, y, after x, y
+};
+
+// Evaluation under Cubism 2's rules (cubism2_evaluate.cpp), beside CubismState's buffers.
+// The 2.1 runtime keeps a deformer's frame and opacity from the last update that could
+// compute them: a deformer whose parent is unavailable keeps its last frame, and the meshes
+// under it are drawn through that frame.
+struct Cubism2State {
+  std::vector<Cubism2Frame> frames;                  // per deformer
+  std::vector<std::uint8_t> deformer_outside;        // its own keys do not hold the pose
+  std::vector<std::uint8_t> deformer_available;      // its parent is available and inside its keys
+  std::vector<std::uint32_t> corner_cells;           // a lookup's corners (GridPlan::cubism2_corners)
+  std::vector<double> corner_values;                 // and what a nested interpolation folds over them
 };
 
 }  // namespace p2l::eval
@@ -138,6 +151,7 @@ struct InstanceState {
 
   // Under Cubism's rules (ModelPlan::cubism): the Core's state.
   eval::CubismState cubism;
+  eval::Cubism2State cubism2;  // Cubism 2's rules only
 
   // Advanced mode (p2l_set_advanced): null while every feature is off.
   std::unique_ptr<ext::AdvancedState, ext::AdvancedDeleter> advanced;

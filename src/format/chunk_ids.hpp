@@ -25,8 +25,8 @@ struct ChunkSpec {
 };
 
 inline constexpr std::array<ChunkSpec, kChunkIdCount> kChunkSpecs{{
-    {"STRS", 1, true, true},  {"CANV", 2, true, true},  {"PARM", 2, true, true},  {"DEFM", 2, true, true},
-    {"PART", 2, true, true},  {"MESH", 2, true, true},  {"GLUE", 2, true, false}, {"DRAW", 2, true, true},
+    {"STRS", 1, true, true},  {"CANV", 3, true, true},  {"PARM", 3, true, true},  {"DEFM", 3, true, true},
+    {"PART", 3, true, true},  {"MESH", 3, true, true},  {"GLUE", 3, true, false}, {"DRAW", 3, true, true},
     {"TEXR", 1, true, false}, {"PHYS", 2, true, false}, {"CLIP", 1, true, false}, {"ROLE", 1, true, false},
     {"PGUI", 1, false, false}, {"META", 1, false, false}, {"BONE", 1, false, false}, {"SKIN", 1, false, false},
     {"COLL", 1, false, false}, {"SIMS", 1, false, false}, {"EXPR", 2, false, false}, {"HITA", 1, false, false},

@@ -90,8 +90,9 @@ bool parse_chunk(ChunkId id, const format::ChunkBytes& c, const std::vector<std:
   return true;
 }
 
-// The core geometry chunks evaluate by one set of rules: all at version 1 (the format's own)
-// or all at version 2 (the Cubism Core's). GLUE may be absent.
+// The core geometry chunks evaluate by one set of rules: all at version 1 (the format's own),
+// all at version 2 (the Cubism Core's) or all at version 3 (the Cubism 2.1 runtime's). GLUE
+// may be absent.
 bool core_rules(const std::array<const format::ChunkBytes*, format::kChunkIdCount>& known, Rig& rig, Error& error) {
   constexpr ChunkId kRuled[] = {ChunkId::CANV, ChunkId::PARM, ChunkId::DEFM, ChunkId::PART,
                                 ChunkId::MESH, ChunkId::GLUE, ChunkId::DRAW};
@@ -101,11 +102,14 @@ bool core_rules(const std::array<const format::ChunkBytes*, format::kChunkIdCoun
     if (!c || c->entry.version == first->entry.version) continue;
     error = make_error(ErrorCode::BadStructure, c->entry.tag, static_cast<std::int64_t>(c->entry.offset),
                        message("chunk {} is version {} but CANV is version {}: the core chunks CANV PARM DEFM PART MESH "
-                               "GLUE DRAW must all be version 1 (the format's rules) or all version 2 (Cubism's rules)",
+                               "GLUE DRAW must all be version 1 (the format's rules), all version 2 (Cubism's rules) or all "
+                               "version 3 (Cubism 2's rules)",
                                c->entry.tag, c->entry.version, first->entry.version));
     return false;
   }
-  rig.rules = first->entry.version == 2 ? CoreRules::Cubism : CoreRules::Original;
+  rig.rules = first->entry.version == 3   ? CoreRules::Cubism2
+              : first->entry.version == 2 ? CoreRules::Cubism
+                                          : CoreRules::Original;
   return true;
 }
 

@@ -133,7 +133,7 @@ class Validator {
       ref(a.parameter, parameters_, "parameter", where + " keyform axis");
       // Cubism's lookup scans the keys in order, and the Core loads keys that repeat or go
       // down (docs/FORMAT.md section 8.13): only the format's own rules need them ascending.
-      if (rig_.rules == CoreRules::Cubism) {
+      if (rig_.rules != CoreRules::Original) {
         if (a.keys.empty()) fail(where, ErrorCode::BadStructure, "{}: expected at least one key");
       } else {
         ascending(a.keys, false, where + " keyform axis");
@@ -301,9 +301,10 @@ class Validator {
   // What only one set of core rules can carry (docs/FORMAT.md section 8.13): the version-1
   // layouts have no field for Cubism's, and Cubism's rules have no extension hooks.
   void rules() {
-    if (rig_.rules != CoreRules::Original && rig_.rules != CoreRules::Cubism)
+    if (rig_.rules != CoreRules::Original && rig_.rules != CoreRules::Cubism && rig_.rules != CoreRules::Cubism2)
       return fail(ChunkId::CANV, kNoRecord, ErrorCode::BadStructure, "unknown core rules");
-    if (rig_.rules == CoreRules::Cubism) {
+    if (rig_.rules == CoreRules::Cubism2) cubism2_rules();
+    if (rig_.rules != CoreRules::Original) {
       if (!(rig_.canvas.pixels_per_unit > 0.0f))
         fail(ChunkId::CANV, kNoRecord, ErrorCode::BadStructure,
              "under Cubism's rules the root is in model units: pixelsPerUnit must be above 0");
@@ -334,6 +335,62 @@ class Validator {
       if (rig_.draw_groups[i].floor_order != 0)
         fail(ChunkId::DRAW, i, ErrorCode::BadStructure,
              message("draw group {}: a floor order needs Cubism's rules (DRAW version 2)", i));
+  }
+
+  // Cubism 2's rules (docs/FORMAT.md section 8.14) evaluate what a Cubism 2 model has: warps
+  // split into triangles, rotations, opacity and draw-order keyforms, reflections, full
+  // keyform grids. Anything else would be ignored by that evaluation, so it is refused.
+  void cubism2_rules() {
+    const Canvas& c = rig_.canvas;
+    if (c.y_up || c.blend_clamp || c.keyform_colors)
+      return fail(ChunkId::CANV, kNoRecord, ErrorCode::BadStructure,
+                  "under Cubism 2's rules (core chunks version 3) the root is y down, and blend-shape clamps and keyform "
+                  "colours do not exist: CANV flags must be 0");
+    if (!rig_.glues.empty())
+      return fail(ChunkId::GLUE, 0, ErrorCode::BadStructure, "Cubism 2's rules (core chunks version 3) have no glue");
+    auto channels = [&](const Channels& list, std::initializer_list<ChannelType> allowed, const Where& where) {
+      for (const Channel& ch : list)
+        if (std::find(allowed.begin(), allowed.end(), ch.type) == allowed.end())
+          return fail(where, ErrorCode::BadStructure, "{}: under Cubism 2's rules this object keys only its opacity, draw "
+                                                      "order and reflections (channel {})",
+                      static_cast<int>(ch.type));
+    };
+    auto full = [&](const auto& grid, const Where& where) {
+      std::uint64_t combinations = 1;
+      for (const Axis& a : grid.axes) combinations *= std::max<std::size_t>(1, a.keys.size());
+      if (combinations != grid.cell_count())
+        fail(where, ErrorCode::BadStructure, "{}: under Cubism 2's rules a keyform grid holds every key combination");
+    };
+    for (std::size_t i = 0; i < rig_.deformers.size() && ok(); ++i) {
+      const Deformer& d = rig_.deformers[i];
+      const Where where{ChunkId::DEFM, i, "deformer", i, &d.id};
+      if (d.bilinear || !d.lattice_shapes.empty() || !d.pivot_shapes.empty() || d.multiply != kWhite || d.screen != kBlack)
+        return fail(where, ErrorCode::BadStructure,
+                    "{}: Cubism 2's rules have no bilinear warps, blend shapes or deformer colours");
+      channels(d.channels, {ChannelType::Opacity, ChannelType::FlipX, ChannelType::FlipY}, where);
+      for (const Channel& ch : d.channels) full(ch.grid, where);
+      if (d.lattice) full(*d.lattice, where);
+      if (d.pivot) full(*d.pivot, where);
+    }
+    for (std::size_t i = 0; i < rig_.meshes.size() && ok(); ++i) {
+      const Mesh& m = rig_.meshes[i];
+      const Where where{ChunkId::MESH, i, "mesh", i, &m.id};
+      if (!m.shapes.empty() || m.multiply != kWhite || m.screen != kBlack)
+        return fail(where, ErrorCode::BadStructure, "{}: Cubism 2's rules have no blend shapes or mesh colours");
+      channels(m.channels, {ChannelType::Opacity, ChannelType::DrawOrder}, where);
+      for (const Channel& ch : m.channels) full(ch.grid, where);
+      if (m.keyforms) full(*m.keyforms, where);
+    }
+    for (std::size_t i = 0; i < rig_.parts.size() && ok(); ++i) {
+      const Part& p = rig_.parts[i];
+      if (p.group_mode == 2 || !p.shapes.empty() || !p.channels.empty())
+        fail(Where{ChunkId::PART, i, "part", i, &p.id}, ErrorCode::BadStructure,
+             "{}: Cubism 2's parts have no offscreen, blend shapes or keyforms");
+    }
+    for (std::size_t i = 0; i < rig_.draw_groups.size() && ok(); ++i)
+      if (!rig_.draw_groups[i].channels.empty() || rig_.draw_groups[i].composite)
+        fail(ChunkId::DRAW, i, ErrorCode::BadStructure,
+             message("draw group {}: Cubism 2's rules have no keyed or composited draw groups", i));
   }
 
   void segments(const std::vector<CurveSegment>& list, const Where& where) {

@@ -182,7 +182,7 @@ void write_v2(const Rig& rig, const WriteOptions& options, WriteResult& result) 
     if (!has_content(rig, id)) continue;
     format::ByteWriter& buffer = buffers.emplace_back();
     format::RecordWriter w(buffer, &pool, options, result.dropped);
-    const bool cubism = rig.rules == CoreRules::Cubism && ruled(id);
+    const bool cubism = rig.rules != CoreRules::Original && ruled(id);
     w.set_cubism_layout(cubism);
     write_records(w, rig, id);
     if (!w.invalid_utf8().empty()) return refuse_string(result, id, w.invalid_utf8());
@@ -190,7 +190,7 @@ void write_v2(const Rig& rig, const WriteOptions& options, WriteResult& result) 
     OutChunk c;
     c.tag = std::string(format::tag_of(id));
     c.required = format::spec(id).core;
-    c.version = cubism                                           ? 2
+    c.version = cubism                                           ? (rig.rules == CoreRules::Cubism2 ? 3 : 2)
                 : id == ChunkId::PHYS && uses_vertical_physics(rig) ? 2
                 : id == ChunkId::CEXT                            ? format::clip_extension_version(rig.clip_extensions)
                 : id == ChunkId::POSE                            ? format::pose_version(*rig.pose)
@@ -251,11 +251,14 @@ WriteResult write(const Rig& rig, const WriteOptions& options) {
   }
   result.error = format::validate_rig(rig, nullptr);
   if (!result.error.ok()) return result;
-  if (options.version == 1 && rig.rules == CoreRules::Cubism) {
+  if (options.version == 1 && rig.rules != CoreRules::Original) {
     // Version 1 has no chunk versions, so nothing in it could say which rules to evaluate by.
     result.error = {ErrorCode::WriteUnsupported, "", -1, false,
-                    "this rig evaluates by Cubism's rules (core chunks version 2), which the version-1 layout cannot "
-                    "carry: write version 2"};
+                    rig.rules == CoreRules::Cubism2
+                        ? "this rig evaluates by Cubism 2's rules (core chunks version 3), which the version-1 layout "
+                          "cannot carry: write version 2"
+                        : "this rig evaluates by Cubism's rules (core chunks version 2), which the version-1 layout cannot "
+                          "carry: write version 2"};
     return result;
   }
   if (options.version == 1)

@@ -168,7 +168,7 @@ constexpr Named<ChannelType> kChannelTypes[] = {{ChannelType::DrawOrder, "draw_o
                                                 {ChannelType::GlueIntensity, "glue_intensity"}};
 constexpr Named<ChannelKind> kChannelKinds[] = {
     {ChannelKind::Scalar, "scalar"}, {ChannelKind::Color, "color"}, {ChannelKind::Flag, "flag"}};
-constexpr Named<CoreRules> kCoreRules[] = {{CoreRules::Original, "original"}, {CoreRules::Cubism, "cubism"}};
+constexpr Named<CoreRules> kCoreRules[] = {{CoreRules::Original, "original"}, {CoreRules::Cubism, "cubism"}, {CoreRules::Cubism2, "cubism2"}};
 constexpr Named<DeformerKind> kDeformerKinds[] = {{DeformerKind::Warp, "warp"}, {DeformerKind::Rotation, "rotation"}};
 constexpr Named<ChildKind> kChildKinds[] = {{ChildKind::Part, "part"}, {ChildKind::Mesh, "mesh"}};
 constexpr Named<DrawChildKind> kDrawChildKinds[] = {{DrawChildKind::Group, "group"}, {DrawChildKind::Mesh, "mesh"}};

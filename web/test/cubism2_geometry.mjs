@@ -3,8 +3,10 @@
 // with the rest at their defaults, then random poses inside and beyond the ranges) set in the
 // runtime and in p2lrt (tests/cubism2/moc2_dump.cpp POSES), and for every mesh the runtime
 // draws: its vertices (the worst difference as a fraction of the canvas width), opacity, draw
-// order, and whether p2lrt draws it too. One line a model; --json writes the figures.
-//   node web/test/cubism2_geometry.mjs LIVE2D_MIN_JS P2L_MOC2_DUMP [--poses N] [--json OUT] MODEL.moc...
+// order, and whether p2lrt draws it too. One line a model; --json writes the figures; --check
+// fails (exit 1) when a model is off by more than 1e-5 of the width or 1e-6 in opacity, or
+// differs in a draw order or in what is drawn.
+//   node web/test/cubism2_geometry.mjs LIVE2D_MIN_JS P2L_MOC2_DUMP [--poses N] [--json OUT] [--check] MODEL.moc...
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -13,9 +15,10 @@ import { loadRuntime, Model } from './cubism2_runtime.mjs';
 
 const args = process.argv.slice(2);
 const [runtime, dump] = args.splice(0, 2);
-let count = 200, jsonOut = null;
+let count = 200, jsonOut = null, check = false;
 for (let i = 0; i < args.length;) {
   if (args[i] === '--poses') { count = Number(args[i + 1]); args.splice(i, 2); }
+  else if (args[i] === '--check') { check = true; args.splice(i, 1); }
   else if (args[i] === '--json') { jsonOut = args[i + 1]; args.splice(i, 2); }
   else i++;
 }
@@ -83,3 +86,8 @@ for (const file of args) {
 }
 fs.rmSync(work, { recursive: true, force: true });
 if (jsonOut) fs.writeFileSync(jsonOut, JSON.stringify(rows, null, 1));
+if (check) {
+  const failed = rows.filter((r) => r.vertex > 1e-5 || r.opacity > 1e-6 || r.order || r.drawn || r.hidden);
+  for (const r of failed) console.error(`cubism2_geometry: ${r.model} is off the runtime`);
+  if (failed.length || rows.length === 0) process.exit(1);
+}

@@ -76,9 +76,10 @@ export class Model {
   // Each drawable after the last update, in drawable order (parts in file order, each part's
   // meshes in file order): its id; whether its deformers are available and whether its keys
   // are out of range (the runtime draws it when available and in range; at the defaults and
-  // at shizuku's PARAM_ANGLE_X = 60, observed: D_REF.MOUTH turns out of range); its opacity
-  // from the drawable's getOpacity (keyforms and deformers; the part's opacity is apart, in
-  // parts()); its draw order; its deformed points (x, y in canvas pixels).
+  // at shizuku's PARAM_ANGLE_X = 60, observed: D_REF.MOUTH turns out of range); the opacity it
+  // is drawn with (the drawable's getOpacity, which is its keyforms' alone, times its part's
+  // opacity and its deformer's, as the runtime's draw call multiplies them); its draw order;
+  // its deformed points (x, y in canvas pixels).
   drawables() {
     const out = [];
     const contexts = this.context._$8b;
@@ -91,7 +92,7 @@ export class Model {
         available,
         outOfRange,
         drawn: available && !outOfRange,
-        opacity: data.getOpacity(this.context, state),
+        opacity: data.getOpacity(this.context, state) * this.context._$Hr[state._$IP].getPartsOpacity() * state.baseOpacity,
         order: state._$Us,
         points: Array.from(this.model.getTransformedPoints(i)),
       });

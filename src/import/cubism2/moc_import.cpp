@@ -36,7 +36,7 @@ class Builder {
   Builder(const Moc& moc, ImportResult& result) : moc_(moc), rig_(result.rig), report_(result.report) {}
 
   void build() {
-    rig_.rules = CoreRules::Cubism;
+    rig_.rules = CoreRules::Cubism2;
     // Canvas pixels are the model's units, y down, from the top left corner.
     rig_.canvas = {static_cast<float>(moc_.canvas_width), static_cast<float>(moc_.canvas_height), 0, 0, 1.0f, false, false, false};
     for (const ParameterDef& p : moc_.parameters) add_parameter(p.id, p.min, p.max, p.value, false);
@@ -46,9 +46,6 @@ class Builder {
     if (renamed_ids_ > 0)
       report_.dropped.push_back(std::to_string(renamed_ids_) +
                                 " ids hold bytes past ASCII: read as Latin-1 (as the runtime reads them) and kept as UTF-8");
-    report_.dropped.push_back(
-        "evaluated by the Cubism Core's rules, which the Cubism 2.1 runtime's largely are: not yet exact to it (its "
-        "double-precision sums, draw-order truncation and part opacity; docs/IMPORT.md, \"Cubism 2 models\")");
   }
 
  private:
@@ -116,6 +113,16 @@ class Builder {
     if (varies) out.push_back({type, ChannelKind::Scalar, grid<Rgb>(axes, [&](std::uint32_t k) { return Rgb{value(k), 0, 0}; })});
   }
 
+  // A flag channel over the keyforms, or the flag into [fixed] when every keyform holds it.
+  template <class Value>
+  void flag(const KeyAxes& axes, std::size_t forms, Value value, Channels& out, ChannelType type, bool& fixed) {
+    bool varies = false;
+    for (std::size_t k = 1; k < forms; ++k) varies |= value(k) != value(0);
+    fixed = value(0);
+    if (varies)
+      out.push_back({type, ChannelKind::Flag, grid<Rgb>(axes, [&](std::uint32_t k) { return Rgb{value(k) ? 1.0f : 0.0f, 0, 0}; })});
+  }
+
   // Deformers parents first: passes over all of them, each taking those whose parent is the
   // root or already taken, as the runtime orders them.
   void deformers() {
@@ -165,17 +172,12 @@ class Builder {
         const AffineForm& a = d.affines[k];
         return Pivot{a.origin_x, a.origin_y, a.angle, a.scale};
       });
-      // The runtime reflects by the first keyform's flags and scales by the first scale.
-      out.flip_x = d.affines[0].reflect_x;
-      out.flip_y = d.affines[0].reflect_y;
-      bool flips_vary = false, scales_differ = false;
-      for (const AffineForm& a : d.affines) {
-        flips_vary |= a.reflect_x != out.flip_x || a.reflect_y != out.flip_y;
-        scales_differ |= a.scale_y != a.scale;
-      }
-      if (flips_vary)
-        report_.dropped.push_back("rotation deformer " + out.id +
-                                  ": its keyforms' reflections differ; the first keyform's hold, as in the runtime");
+      // The runtime reflects by the flags of the keyform at every lower key (flag channels,
+      // when they differ) and scales by the first scale.
+      flag(d.axes, forms, [&](std::size_t k) { return d.affines[k].reflect_x; }, out.channels, ChannelType::FlipX, out.flip_x);
+      flag(d.axes, forms, [&](std::size_t k) { return d.affines[k].reflect_y; }, out.channels, ChannelType::FlipY, out.flip_y);
+      bool scales_differ = false;
+      for (const AffineForm& a : d.affines) scales_differ |= a.scale_y != a.scale;
       if (scales_differ)
         report_.dropped.push_back("rotation deformer " + out.id + ": a second scale differs from the first; the first is used, "
                                   "as in the runtime");
