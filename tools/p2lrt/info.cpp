@@ -114,6 +114,8 @@ void print_rig(std::ostream& out, const p2l::Rig& rig) {
   const auto& c = rig.canvas;
   out << "rig\n";
   if (rig.rules == p2l::CoreRules::Cubism) out << "  rules        Cubism's (core chunks version 2: evaluates as the Cubism Core)\n";
+  if (rig.rules == p2l::CoreRules::Cubism2)
+    out << "  rules        Cubism 2's (core chunks version 3: evaluates as the Cubism 2.1 runtime)\n";
   out << "  canvas       " << c.width << " x " << c.height << " px, origin (" << c.origin_x << ", " << c.origin_y << ")";
   if (c.pixels_per_unit >= 0) out << ", " << c.pixels_per_unit << " px/unit";
   out << "\n";
