@@ -46,12 +46,11 @@ double fold_lerp(double* v, const Corners& k) {
   return v[0];
 }
 
-// JavaScript's x | 0 (ToInt32) of a finite double: truncation toward zero, modulo 2^32.
+// JavaScript's x | 0 (ToInt32): truncation toward zero, modulo 2^32 (0 for what is not a
+// number or lies beyond 2^63, which no draw order reaches).
 std::int32_t to_int32(double x) {
-  if (!std::isfinite(x)) return 0;
-  const double m = std::fmod(std::trunc(x), 4294967296.0);
-  const auto u = static_cast<std::uint32_t>(static_cast<std::int64_t>(m < 0 ? m + 4294967296.0 : m));
-  return static_cast<std::int32_t>(u);
+  if (!(std::fabs(x) < 9.2e18)) return 0;
+  return static_cast<std::int32_t>(static_cast<std::uint32_t>(static_cast<std::uint64_t>(static_cast<std::int64_t>(x))));
 }
 
 // The same fold for draw orders, truncated to an integer after every stage as the runtime
@@ -265,18 +264,26 @@ void evaluate_meshes(const Rig& rig, const ModelPlan& plan, InstanceState& s) {
 
 }  // namespace
 
-void init_cubism2_state(const Rig& rig, const ModelPlan& p, InstanceState& s) {
+void forget_cubism2_history(const Rig& rig, const ModelPlan& p, InstanceState& s) {
   Cubism2State& c2 = s.cubism2;
-  sized(c2.frames, rig.deformers.size());
   // Before a deformer's first frame the runtime's buffers hold zeros: a warp's lattice is all
   // at the origin, a rotation is the identity at the origin.
+  std::fill(s.warp_points.begin(), s.warp_points.end(), 0.0f);
   for (std::size_t i = 0; i < rig.deformers.size(); ++i) {
     const Deformer& d = rig.deformers[i];
+    c2.frames[i] = Cubism2Frame{};
     if (d.kind == DeformerKind::Warp)
       c2.frames[i] = cubism2_warp(s.warp_points.data() + p.deformers[i].points_offset, d.columns, d.rows);
     else
       c2.frames[i].warp = false;
   }
+  s.cubism.probe_direction[0] = s.cubism.probe_direction[1] = 0.0f;
+}
+
+void init_cubism2_state(const Rig& rig, const ModelPlan& p, InstanceState& s) {
+  Cubism2State& c2 = s.cubism2;
+  sized(c2.frames, rig.deformers.size());
+  forget_cubism2_history(rig, p, s);
   sized(c2.deformer_outside, rig.deformers.size());
   sized(c2.deformer_available, rig.deformers.size());
   // Two lookups are alive at once (an object's grid and one of its channels): each has half.

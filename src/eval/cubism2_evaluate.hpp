@@ -16,6 +16,9 @@ namespace p2l::eval {
 
 // Sizes s.cubism2 (Instance's constructor; after init_cubism_state).
 void init_cubism2_state(const Rig& rig, const ModelPlan& p, InstanceState& s);
+// Puts the frames a deformer keeps while unavailable, and the last probe direction, back to
+// what the runtime's buffers hold before its first update (zeros).
+void forget_cubism2_history(const Rig& rig, const ModelPlan& p, InstanceState& s);
 // Evaluates s.current into s's outputs (canvas-pixel vertices, opacities, draw and render
 // orders) and the runtime's own buffers in s.cubism (vertices in model units, y down).
 void evaluate_cubism2(const Model& model, InstanceState& s);

@@ -166,6 +166,9 @@ Instance::Instance(std::shared_ptr<const Model> model) : model_(std::move(model)
   sized(s.shown.screen, meshes);
   sized(s.shown.place, meshes);
   evaluate();
+  // The 2.1 runtime makes no update as it loads a model: what its first update keeps of earlier
+  // ones (a deformer's frame while one above it is outside its keys) is its buffers' zeros.
+  if (plan.cubism2) eval::forget_cubism2_history(rig, plan, s);
 }
 
 Instance::~Instance() = default;

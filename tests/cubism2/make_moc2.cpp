@@ -1,14 +1,18 @@
-// Writes synthetic Cubism 2 files: the fuzzers' seeds, made here rather than kept in the
-// repository (no Cubism file is).
-//   p2l_fuzz_make_moc2 DIR          synthetic-vV[-unshared|-null-lists].moc for every version V
-//   p2l_fuzz_make_moc2 DIR --mtn    motions: every line ending, a byte-order mark, LF after $fps,
-//                                   lines the reader skips
+// Writes synthetic Cubism 2 files: the fuzzers' seeds and the fixtures' models, made here
+// rather than kept in the repository (no Cubism file is).
+//   p2l_fuzz_make_moc2 DIR             synthetic-vV[-unshared|-null-lists].moc for every version V,
+//                                      and fixture-NAME.moc for every fixture (fixture_mocs.hpp)
+//   p2l_fuzz_make_moc2 DIR --mtn       motions: every line ending, a byte-order mark, LF after $fps,
+//                                      lines the reader skips
+//   p2l_fuzz_make_moc2 DIR --fixtures  NAME.moc and NAME.poses.json for every fixture
+//                                      (scripts/cubism2_fixtures.sh); p2l_moc2_make is the same tool
 #include <cstdio>
 #include <fstream>
 #include <iterator>
 #include <string>
 #include <utility>
 
+#include "cubism2/fixture_mocs.hpp"
 #include "cubism2/moc_writer.hpp"
 #include "cubism2/synth_moc.hpp"
 
@@ -35,12 +39,43 @@ int motions(const std::string& dir) {
   return 0;
 }
 
+// Each fixture's model, and with [poses] its poses as JSON: [{"PARAM_ID": value, ...}, ...].
+int fixtures(const std::string& dir, bool poses, const std::string& prefix) {
+  using namespace p2l_test::cubism2;
+  int written = 0;
+  for (const Fixture& f : cubism2_fixtures()) {
+    const auto bytes = write_moc(f.moc);
+    if (!write(dir + "/" + prefix + f.name + ".moc", std::string(bytes.begin(), bytes.end()))) return -1;
+    ++written;
+    if (!poses) continue;
+    std::string json = "[";
+    for (std::size_t i = 0; i < f.poses.size(); ++i) {
+      json += i ? ",\n{" : "{";
+      bool first = true;
+      for (const auto& [id, value] : f.poses[i]) {
+        char number[32];
+        std::snprintf(number, sizeof number, "%.9g", static_cast<double>(value));
+        json += (first ? "\"" : ",\"") + id + "\":" + number;
+        first = false;
+      }
+      json += "}";
+    }
+    if (!write(dir + "/" + f.name + ".poses.json", json + "]\n")) return -1;
+  }
+  return written;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc == 3 && std::string(argv[2]) == "--mtn") return motions(argv[1]);
+  if (argc == 3 && std::string(argv[2]) == "--fixtures") {
+    const int n = fixtures(argv[1], true, "");
+    if (n >= 0) std::printf("%d fixtures\n", n);
+    return n < 0 ? 1 : 0;
+  }
   if (argc != 2) {
-    std::fprintf(stderr, "usage: %s DIR [--mtn]\n", argv[0]);
+    std::fprintf(stderr, "usage: %s DIR [--mtn | --fixtures]\n", argv[0]);
     return 2;
   }
   using namespace p2l_test::cubism2;
@@ -57,6 +92,8 @@ int main(int argc, char** argv) {
       ++written;
     }
   }
-  std::printf("%d files\n", written);
+  const int more = fixtures(argv[1], false, "fixture-");
+  if (more < 0) return 1;
+  std::printf("%d files\n", written + more);
   return 0;
 }

@@ -79,7 +79,7 @@ export class Model {
   // at shizuku's PARAM_ANGLE_X = 60, observed: D_REF.MOUTH turns out of range); the opacity it
   // is drawn with (the drawable's getOpacity, which is its keyforms' alone, times its part's
   // opacity and its deformer's, as the runtime's draw call multiplies them); its draw order;
-  // its deformed points (x, y in canvas pixels).
+  // its deformed points (x, y in canvas pixels); the ids of the meshes that mask it.
   drawables() {
     const out = [];
     const contexts = this.context._$8b;
@@ -95,6 +95,7 @@ export class Model {
         opacity: data.getOpacity(this.context, state) * this.context._$Hr[state._$IP].getPartsOpacity() * state.baseOpacity,
         order: state._$Us,
         points: Array.from(this.model.getTransformedPoints(i)),
+        clips: (data.getClipIDList() ?? []).map((c) => String(c)),
       });
     }
     return out;
