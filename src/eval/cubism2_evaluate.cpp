@@ -286,6 +286,9 @@ void init_cubism2_state(const Rig& rig, const ModelPlan& p, InstanceState& s) {
   forget_cubism2_history(rig, p, s);
   sized(c2.deformer_outside, rig.deformers.size());
   sized(c2.deformer_available, rig.deformers.size());
+  // Cubism 2 has no mesh colours: every mesh multiplies by white and screens black.
+  std::fill(s.multiply.begin(), s.multiply.end(), kWhite);
+  std::fill(s.screen.begin(), s.screen.end(), kBlack);
   // Two lookups are alive at once (an object's grid and one of its channels): each has half.
   sized(c2.corner_cells, 2 * p.max_cells);
   sized(c2.corner_values, p.max_cells);

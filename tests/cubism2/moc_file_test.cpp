@@ -1,6 +1,7 @@
 // The Cubism 2 .moc reader (src/import/cubism2/moc_file.hpp) on files from the tests' own
 // writer: every version the 2.1 runtime reads gives back what was written, shared and unshared,
 // and damaged or hostile files are refused with a message naming the problem.
+#include <algorithm>
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -241,8 +242,8 @@ TEST(MocFile, SharedArraysCannotExpandWithoutBound) {
   EXPECT_EQ(refusal(write_moc(moc, options)), "read");
 }
 
-// import_moc3 on a .moc points to the importer that takes it; a Cubism 2 model.json says what
-// is not imported yet.
+// import_moc3 on a .moc points to the importer that takes it; a Cubism 2 model.json imports
+// with the files it names, and a file it names that is not there is named.
 TEST(MocFile, TheImportersNameACubism2File) {
   const std::vector<std::uint8_t> moc = write_moc(synth_moc(9));
   const p2l::ImportResult direct = p2l::import_moc3(moc);
@@ -257,7 +258,19 @@ TEST(MocFile, TheImportersNameACubism2File) {
   };
   const p2l::ImportResult whole = p2l::import_cubism("m.model.json", files);
   ASSERT_FALSE(whole);
-  EXPECT_NE(whole.error.message.find("a Cubism 2 model.json"), std::string::npos) << whole.error.message;
+  EXPECT_NE(whole.error.message.find("t.png"), std::string::npos) << whole.error.message;
+  const std::string without_pages = R"({"version": "Sample 1.0.0", "model": "m.moc", "layout": {"width": 2}})";
+  auto other_files = [&](const std::string& name, std::vector<std::uint8_t>& out) {
+    if (name == "m.model.json") out.assign(without_pages.begin(), without_pages.end());
+    else if (name == "m.moc") out = moc;
+    else return false;
+    return true;
+  };
+  const p2l::ImportResult settings = p2l::import_cubism("m.model.json", other_files);
+  ASSERT_TRUE(settings) << settings.error.to_string();
+  EXPECT_EQ(settings.rig.rules, p2l::CoreRules::Cubism2);
+  EXPECT_TRUE(std::any_of(settings.report.dropped.begin(), settings.report.dropped.end(),
+                          [](const std::string& line) { return line.find("layout: not carried over") != std::string::npos; }));
   // The bare .moc imports.
   const p2l::ImportResult bare = p2l::import_cubism("m.moc", files);
   ASSERT_TRUE(bare) << bare.error.to_string();

@@ -25,16 +25,20 @@ void read_exp3(const Node& root, const std::string& name, bool cubism_playback, 
       report.dropped.push_back(
           p.at("Blend").note("unknown blend " + quote_id(blend) + ", read as Add (as Cubism does)"));
     }
-    const std::int32_t index = rig.find_parameter(id.string());
-    // Cubism sets a virtual parameter that nothing reads.
-    if (index < 0) {
-      report.dropped.push_back(id.note("no parameter " + quote_id(id.string()) + ": value dropped"));
-      continue;
-    }
-    v.parameter = static_cast<std::uint32_t>(index);
-    e.values.push_back(v);
+    add_expression_value(id, v, rig, e, report);
   }
   rig.expressions.push_back(std::move(e));
+}
+
+void add_expression_value(const Node& id, ExpressionValue v, const Rig& rig, Expression& e, ImportReport& report) {
+  const std::int32_t index = rig.find_parameter(id.string());
+  // Cubism sets a virtual parameter that nothing reads.
+  if (index < 0) {
+    report.dropped.push_back(id.note("no parameter " + quote_id(id.string()) + ": value dropped"));
+    return;
+  }
+  v.parameter = static_cast<std::uint32_t>(index);
+  e.values.push_back(v);
 }
 
 }  // namespace p2l::cubism

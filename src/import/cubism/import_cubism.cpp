@@ -87,6 +87,14 @@ void import_model3(Sources& sources, const std::string& own, const std::string& 
                    ImportResult& result) {
   const Document settings = parse_document(name, sources.read_own(own, name));
   const Node root(settings);
+  if (is_model2(root)) {
+    // A Cubism 2 model.json: under Cubism 2's rules whatever the options ask.
+    import_model2(sources, root, result);
+    if (options.rules != CoreRules::Cubism)
+      result.report.dropped.push_back(name + ": a Cubism 2 model imports under Cubism 2's rules only (asked for the format's own)");
+    finish(sources, name, result.rig);
+    return;
+  }
   const Model3 m = read_model3(root, result.report);
   read_moc3(sources.read(m.moc), m.moc, options.rules, result);
   for (const std::string& t : m.textures)
@@ -114,13 +122,13 @@ void import_bare_moc3(Sources& sources, const std::string& own, const std::strin
                       ImportResult& result) {
   const std::vector<std::uint8_t> bytes = sources.read_own(own, name);
   if (bytes.size() >= 4 && bytes[0] == 'm' && bytes[1] == 'o' && bytes[2] == 'c' && bytes[3] <= cubism2::kLastVersion) {
-    // A Cubism 2 .moc: its own reader, under Cubism's rules whatever the options ask.
+    // A Cubism 2 .moc: its own reader, under Cubism 2's rules whatever the options ask.
     ImportResult moc = cubism2::import_moc(bytes);
     if (!moc) fail(moc.error.code, name + ": " + moc.error.message);
     result.rig = std::move(moc.rig);
     for (const std::string& line : moc.report.dropped) result.report.dropped.push_back(name + ": " + line);
     if (options.rules != CoreRules::Cubism)
-      result.report.dropped.push_back(name + ": a Cubism 2 model imports under Cubism's rules only (asked for the format's own)");
+      result.report.dropped.push_back(name + ": a Cubism 2 model imports under Cubism 2's rules only (asked for the format's own)");
   } else {
     read_moc3(bytes, name, options.rules, result);
   }
@@ -160,14 +168,15 @@ CubismFiles cubism_files(const std::string& model, const CubismFileReader& read)
     if (path.extension() != ".json") return;
     cubism::Sources sources(path.parent_path().generic_string(), read);
     const cubism::Document settings = cubism::parse_document(name, sources.read_own(own, name));
-    ImportReport unused;
-    const cubism::Model3 m = cubism::read_model3(cubism::Node(settings), unused);
     std::set<std::string> seen{own};
     const auto add = [&](const std::string& reference) {
       if (reference.empty()) return;
       std::string joined = sources.name_of(reference);
       if (seen.insert(joined).second) files.names.push_back(std::move(joined));
     };
+    if (cubism::is_model2(cubism::Node(settings))) return cubism::list_model2_files(cubism::Node(settings), add);
+    ImportReport unused;
+    const cubism::Model3 m = cubism::read_model3(cubism::Node(settings), unused);
     // The import's order (import_model3 above).
     add(m.moc);
     for (const std::string& t : m.textures) add(t);

@@ -51,11 +51,6 @@ void motions(const Node& list, Model3& m, ImportReport& report) {
 
 Model3 read_model3(const Node& root, ImportReport& report) {
   Model3 m;
-  // A Cubism 2 model.json names its .moc as "model" and has no FileReferences.
-  if (!root.has("FileReferences") && root.has("model"))
-    root.fail(ErrorCode::BadStructure,
-              "a Cubism 2 model.json (it names its .moc as \"model\"), not a model3.json: p2lrt imports a Cubism 2 "
-              ".moc on its own (p2lrt import MODEL.moc), not yet its model.json with textures and motions");
   const Node refs = root.at("FileReferences");
   m.moc = refs.at("Moc").string();
   for (const Node& t : refs.elements_of("Textures")) m.textures.push_back(t.string());
@@ -122,10 +117,14 @@ void add_standard_roles(Rig& rig) {
 // samples look hit areas up by that name, and an id survives stripped names. The Cubism
 // Id is the art mesh, kept as the area's mesh.
 void read_hit_areas(const Node& root, Rig& rig, ImportReport& report) {
-  for (const Node& h : root.elements_of("HitAreas")) {
-    const Node id = h.at("Id");
+  read_hit_area_list(root.elements_of("HitAreas"), "Id", "Name", rig, report);
+}
+
+void read_hit_area_list(const std::vector<Node>& list, const char* id_key, const char* name_key, Rig& rig, ImportReport& report) {
+  for (const Node& h : list) {
+    const Node id = h.at(id_key);
     HitArea area;
-    area.name = h.string_or("Name", "");
+    area.name = h.string_or(name_key, "");
     area.id = area.name.empty() ? id.string() : area.name;
     for (const HitArea& other : rig.hit_areas)
       if (other.id == area.id) report.dropped.push_back(h.note("a second hit area named " + quote_id(area.id)));
@@ -136,7 +135,7 @@ void read_hit_areas(const Node& root, Rig& rig, ImportReport& report) {
           id.note("no art mesh " + quote_id(id.string()) + ": hit area " + quote_id(area.id) + " has no mesh"));
     else
       area.meshes.push_back(static_cast<std::uint32_t>(mesh));
-    report_unused(h, {"Id", "Name"}, report);
+    report_unused(h, {id_key, name_key}, report);
     rig.hit_areas.push_back(std::move(area));
   }
 }

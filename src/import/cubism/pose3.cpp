@@ -27,14 +27,17 @@ void read_pose3(const Node& root, Rig& rig, ImportReport& report) {
       for (const Node& link : entry.elements_of("Link")) e.linked.push_back(part_of(link, rig));
       g.entries.push_back(std::move(e));
     }
-    // POSE groups are never empty; an empty Cubism group does nothing.
-    if (g.entries.empty()) {
-      report.dropped.push_back(group.note("empty group dropped"));
-      continue;
-    }
-    pose.groups.push_back(std::move(g));
+    add_pose_group(group, std::move(g), pose, report);
   }
   rig.pose = std::move(pose);
+}
+
+void add_pose_group(const Node& group, PoseGroup g, Pose& pose, ImportReport& report) {
+  // POSE groups are never empty; an empty Cubism group does nothing.
+  if (g.entries.empty())
+    report.dropped.push_back(group.note("empty group dropped"));
+  else
+    pose.groups.push_back(std::move(g));
 }
 
 }  // namespace p2l::cubism

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
 #include <span>
 #include <string>
@@ -49,6 +50,13 @@ void read_groups(const Node& root, Rig& rig, ImportReport& report);
 // it, as Haru's does: vowels shape it) and MotionSync's ParamA..ParamO (anim/mouth.hpp).
 void add_standard_roles(Rig& rig);
 void read_hit_areas(const Node& root, Rig& rig, ImportReport& report);
+// Hit areas from [list], each naming its mesh by [id_key] and itself by [name_key] (the area's
+// id and name are the name: hosts look areas up by it; an id survives stripped names).
+void read_hit_area_list(const std::vector<Node>& list, const char* id_key, const char* name_key, Rig& rig, ImportReport& report);
+// An expression's value for the parameter [id], or a report line when the rig has none.
+void add_expression_value(const Node& id, ExpressionValue v, const Rig& rig, Expression& e, ImportReport& report);
+// A pose group, or a report line when it is empty (POSE groups never are).
+void add_pose_group(const Node& group, PoseGroup g, Pose& pose, ImportReport& report);
 
 // A PNG page: embedded, or (external) referring to [reference]. Not a PNG is fatal.
 Texture read_texture(std::span<const std::uint8_t> png, const std::string& reference, bool external);
@@ -68,5 +76,13 @@ void read_exp3(const Node& root, const std::string& name, bool cubism_playback, 
 // file says AreBeziersRestricted false or nothing). A clip with none of these gets no record.
 void read_motion3(const Node& root, const MotionRef& ref, const std::string& id, bool cubism_playback, Rig& rig,
                   ImportReport& report);
+
+class Sources;
+// A Cubism 2 model.json (it names its .moc as "model" and has no FileReferences).
+bool is_model2(const Node& root);
+// The model.json [root] and the files it names into [result] (model2.cpp).
+void import_model2(Sources& sources, const Node& root, ImportResult& result);
+// The files import_model2 reads, in its order (after the model.json).
+void list_model2_files(const Node& root, const std::function<void(const std::string&)>& add);
 
 }  // namespace p2l::cubism

@@ -53,6 +53,19 @@ std::vector<std::uint8_t> Sources::read_through(const std::string& name, const s
   return bytes;
 }
 
+bool Sources::exists(const std::string& reference) {
+  if (reader_ != nullptr) {
+    std::vector<std::uint8_t> bytes;
+    return (*reader_)(join_names(name_folder_, reference), bytes);
+  }
+#if defined(P2L_WASM)
+  return false;
+#else
+  std::error_code ec;
+  return std::filesystem::is_regular_file(folder_ / reference, ec);
+#endif
+}
+
 void Sources::hash_once(const std::string& key, const std::vector<std::uint8_t>& bytes) {
   if (hashed_.insert(key).second) hash_.update(bytes);
 }

@@ -35,6 +35,9 @@ class Sources {
   // messages: the model3.json itself, or a bare moc3.
   std::vector<std::uint8_t> read_own(const std::string& path, const std::string& shown);
 
+  // Whether [reference] is there to read (through a reader: whether the reader gives it).
+  bool exists(const std::string& reference);
+
   std::string source_hash() { return "sha256:" + hash_.hex(); }  // ends the hash
   // The name the host's reader is asked for when the model3.json names [reference].
   std::string name_of(const std::string& reference) const;

@@ -203,7 +203,7 @@ class Builder {
   }
 
   void parts_and_meshes() {
-    std::size_t colour_groups = 0, blends = 0;
+    std::size_t colour_groups = 0, blends = 0, negative_pages = 0;
     for (std::size_t p = 0; p < moc_.parts.size(); ++p) {
       const Part& part = moc_.parts[p];
       p2l::Part out;
@@ -225,13 +225,21 @@ class Builder {
           }
         }
         mesh.culling = m.culling;
+        // The runtime draws a texture number below 0 with page 1.
+        mesh.texture_page = m.texture >= 0 ? m.texture : 1;
+        negative_pages += m.texture < 0 ? 1 : 0;
         if (m.blend <= kBlendMultiply) {
           mesh.blend = m.blend;  // Cubism 2's add and multiply are p2lrt's ADD_COMPATIBLE and MULTIPLY_COMPATIBLE
         } else {
           ++blends;
         }
         colour_groups += m.colour_group >= 0 ? 1 : 0;
+        // Culling: the 2.1 runtime's WebGL renderer keeps the triangles clockwise on the screen
+        // (gl.frontFace(CW), under the framework's projection, which turns the model's y-down
+        // space up), which are the ones p2lrt's renderers cull in canvas pixels (y down): each
+        // triangle's winding is turned round (a triangle's area and coverage stay the same).
         std::vector<std::uint32_t> indices(m.indices.begin(), m.indices.end());
+        for (std::size_t t = 0; t + 2 < indices.size(); t += 3) std::swap(indices[t + 1], indices[t + 2]);
         // Keyforms are absolute and the rest positions zero, as under Cubism's rules for a moc3.
         mesh.geometry = Geometry{Array<float>(std::vector<float>(std::size_t{m.vertex_count} * 2, 0.0f)),
                                  Array<float>(std::vector<float>(m.uvs)), IndexArray(std::move(indices))};
@@ -249,6 +257,8 @@ class Builder {
       }
       rig_.parts.push_back(std::move(out));
     }
+    if (negative_pages > 0)
+      report_.dropped.push_back(std::to_string(negative_pages) + " meshes name a texture below 0: drawn with page 1, as the runtime draws them");
     if (colour_groups > 0)
       report_.dropped.push_back(std::to_string(colour_groups) + " meshes name a colour group, which drawing does not use");
     if (blends > 0)
