@@ -1,0 +1,128 @@
+// Cubism 2 motions as p2lrt plays them (tests/cubism_motion/motion_trace.cpp on the imported
+// model.json, through p2l::Animator::update) against the Cubism 2.1 runtime playing the same
+// .mtn (Live2DMotion and MotionQueueManager, as the Cubism 2 framework's sample drives them: the
+// values saved last frame loaded, the motion queue updated, the values saved; the model.json's
+// fades). Every parameter at every frame at 60 Hz, as a fraction of its range. One line a
+// motion; --check exits 1 when a motion is off by more than 1e-3 of a range.
+// The hair physics is not compared yet (p2lrt does not import it): parameters that only
+// physics.json drives are left out, and motions are played without it on both sides.
+//   node web/test/cubism2_motion.mjs LIVE2D_MIN_JS P2L_MOTION_TRACE [--check] [--json OUT] MODEL.model.json...
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { loadRuntime, Model } from './cubism2_runtime.mjs';
+
+const args = process.argv.slice(2);
+const [runtime, trace] = args.splice(0, 2);
+let check = false, jsonOut = null;
+for (let i = 0; i < args.length;) {
+  if (args[i] === '--check') { check = true; args.splice(i, 1); }
+  else if (args[i] === '--json') { jsonOut = args[i + 1]; args.splice(i, 2); }
+  else i++;
+}
+loadRuntime(runtime);
+const RATE = 60;
+
+// p2l_motion_trace's output: parameters (id, min, max) and per frame the values.
+function parseTrace(text) {
+  const params = [], frames = [];
+  for (const line of text.split('\n')) {
+    const f = line.split('\t');
+    if (f[0] === 'P') params.push({ id: f[1], min: Number(f[2]), max: Number(f[3]) });
+    else if (f[0] === 'F') frames.push(f.slice(2, 2 + params.length).map(Number));
+  }
+  return { params, frames };
+}
+
+// The runtime playing [mtn] on [model] for [frames] updates at 60 Hz from t0, the first
+// update being the one that starts the motion's clock (the framework's first updateParam).
+function playRuntime(model, mtnBytes, fadeIn, fadeOut, frames, ids) {
+  const motion = globalThis.Live2DMotion.loadMotion(mtnBytes.buffer.slice(mtnBytes.byteOffset, mtnBytes.byteOffset + mtnBytes.byteLength));
+  motion.setFadeIn(fadeIn);
+  motion.setFadeOut(fadeOut);
+  const queue = new globalThis.MotionQueueManager();
+  const m = model.model;
+  for (const p of model.parameters()) m.setParamFloat(p.id, p.value);
+  m.saveParam();
+  // The clock p2lrt's animator keeps at 60 Hz: a double sum of 1/60 s.
+  const t0 = 1024, step = 1 / RATE;
+  let clock = 0;
+  globalThis.UtSystem.setUserTimeMSec(t0);
+  queue.startMotion(motion, false);
+  const out = [], times = [];
+  for (let k = 1; k <= frames; k++) {
+    globalThis.UtSystem.setUserTimeMSec(t0 + clock * 1000);
+    times.push(clock);
+    clock += step;
+    m.loadParam();
+    queue.updateParam(m);
+    m.saveParam();
+    out.push(ids.map((id) => m.getParamFloat(id)));
+  }
+  // The motion's frame rate and curves as the runtime read them.
+  const curves = new Map(motion.motions.map((c) => [c._$4P, c._$I0]));
+  return { values: out, times, fps: motion._$D0, curves };
+}
+
+// Whether an update at [time] falls on a frame of the motion (within 1e-6 of a frame) where
+// [curve] jumps by more than 40 % of [range]: the runtime holds the last frame across such a
+// jump, so the update's value is one side of the step or the other, and which side depends on
+// the last bit of each side's time arithmetic (the runtime's milliseconds, p2lrt's seconds).
+// An update at 60 Hz falls on a 30 fps frame every other time.
+function tie(time, fps, curve, range) {
+  const f = time * fps, j = Math.round(f);
+  if (!curve || Math.abs(f - j) > 1e-6 || j < 1 || j >= curve.length) return false;
+  return Math.abs(curve[j] - curve[j - 1]) > 0.4 * range;
+}
+
+const rows = [];
+for (const file of args) {
+  const dir = path.dirname(file);
+  const settings = JSON.parse(fs.readFileSync(file, 'utf8'));
+  const model = new Model(fs.readFileSync(path.join(dir, settings.model)));
+  // Parameters the physics drives are p2lrt's own until its hair physics is imported.
+  const physicsTargets = new Set();
+  if (settings.physics && fs.existsSync(path.join(dir, settings.physics)))
+    for (const h of JSON.parse(fs.readFileSync(path.join(dir, settings.physics), 'utf8')).physics_hair ?? [])
+      for (const t of h.targets ?? []) physicsTargets.add(t.id);
+  const seen = new Set();
+  for (const [group, list] of Object.entries(settings.motions ?? {})) {
+    for (const entry of list) {
+      const mtnPath = path.join(dir, entry.file);
+      if (seen.has(path.normalize(mtnPath)) || !fs.existsSync(mtnPath)) continue;
+      seen.add(path.normalize(mtnPath));
+      const clip = path.basename(entry.file, '.mtn');
+      const fadeIn = entry.fade_in > 0 ? entry.fade_in : 1000, fadeOut = entry.fade_out > 0 ? entry.fade_out : 1000;
+      const ours = parseTrace(execFileSync(trace, [file, '--motion', clip, '--rate', String(RATE)], { encoding: 'utf8', maxBuffer: 1 << 30 }));
+      const ids = ours.params.map((p) => p.id);
+      const run = playRuntime(model, fs.readFileSync(mtnPath), fadeIn, fadeOut, ours.frames.length, ids);
+      const theirs = run.values;
+      const row = { model: path.basename(file), motion: `${group}/${clip}`, frames: ours.frames.length, worst: 0, at: '', ties: 0 };
+      // A tie's difference carries into the next updates while the motion fades (the runtime
+      // blends from the value it saved): those updates go with the tie, until the two agree
+      // again (within 1e-5 of the range).
+      const tied = new Set();
+      ours.frames.forEach((values, k) => {
+        values.forEach((v, i) => {
+          const p = ours.params[i];
+          if (physicsTargets.has(p.id)) return;
+          const range = p.max - p.min || 1;
+          const e = Math.abs(v - theirs[k][i]) / range;
+          if (tied.has(i) && e > 1e-5) return;  // still carrying a tie's difference
+          tied.delete(i);
+          if (e > 1e-3 && tie(run.times[k], run.fps, run.curves.get(p.id), range)) {
+            row.ties++;
+            tied.add(i);
+            return;
+          }
+          if (e > row.worst) { row.worst = e; row.at = `frame ${k + 1}, ${p.id} (p2lrt ${v}, runtime ${theirs[k][i]})`; }
+        });
+      });
+      rows.push(row);
+      console.log(`cubism2_motion: ${row.model} ${row.motion}: ${row.frames} frames; worst ${row.worst.toExponential(2)} of a range` +
+        (row.worst > 1e-3 ? ` at ${row.at}` : '') + (row.ties ? `; ${row.ties} updates on a step's frame (either side)` : ''));
+    }
+  }
+}
+if (jsonOut) fs.writeFileSync(jsonOut, JSON.stringify(rows, null, 1));
+if (check && (rows.length === 0 || rows.some((r) => r.worst > 1e-3))) process.exit(1);
