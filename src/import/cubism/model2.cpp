@@ -175,8 +175,9 @@ void add_cubism2_roles(Rig& rig) {
       {"BodyAngleX", "PARAM_BODY_ANGLE_X"}, {"EyeBallX", "PARAM_EYE_BALL_X"}, {"EyeBallY", "PARAM_EYE_BALL_Y"},
       {"Breath", "PARAM_BREATH"},           {"LipSync", "PARAM_MOUTH_OPEN_Y"}, {"MouthForm", "PARAM_MOUTH_FORM"},
       {"EyeBlink", "PARAM_EYE_L_OPEN"},     {"EyeBlink", "PARAM_EYE_R_OPEN"}};
-  for (const auto& [name, id] : kStandard) {
-    const std::int32_t p = rig.find_parameter(id);
+  for (const auto& standard : kStandard) {
+    const std::string name = standard.first;
+    const std::int32_t p = rig.find_parameter(standard.second);
     if (p < 0) continue;
     auto role = std::find_if(rig.roles.begin(), rig.roles.end(), [&](const Role& r) { return r.role == name; });
     if (role == rig.roles.end()) role = rig.roles.insert(rig.roles.end(), Role{name, {}});
