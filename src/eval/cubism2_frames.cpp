@@ -19,7 +19,8 @@ RingPoint<double> lattice(const Cubism2Frame& f, std::uint32_t c, std::uint32_t 
 // first where fu + fv < 1 (strictly: the Core's moc3 rule takes the diagonal into it).
 RingPoint<double> map_warp(const Cubism2Frame& f, double u, double v) {
   const double gu = u * f.columns, gv = v * f.rows;
-  if (gu < 0 || gv < 0 || gu >= f.columns || gv >= f.rows)
+  // (Written so that NaN goes outside, where no cell is looked up.)
+  if (!(gu >= 0 && gv >= 0 && gu < f.columns && gv < f.rows))
     return ring_point(f.ring, [&](std::uint32_t c, std::uint32_t r) { return lattice(f, c, r); }, f.columns, f.rows, u, v);
   const auto cu = static_cast<std::uint32_t>(gu), cv = static_cast<std::uint32_t>(gv);
   const double fu = gu - cu, fv = gv - cv;
