@@ -119,5 +119,12 @@ else
   node web/test/pixi.mjs --url "http://127.0.0.1:$PORT/pixi-test.html" --playwright "$PLAYWRIGHT/package" \
     --chromium "$CHROMIUM" --out build-browser/pixi-test "${PIXI_ARGS[@]}" || status=$?
 fi
+# --- Cubism 2 (web/test/cubism2_pictures.mjs): npm widget models drawn by p2lrt beside the Cubism 2.1
+# runtime drawing them in this Chromium (models and runtime from npm; skipped when not fetched).
+if scripts/cubism2_models.sh > /dev/null 2>&1; then
+  P2L_BUILD=$native CHROMIUM=$CHROMIUM bash scripts/cubism2_pictures.sh --out build-browser/cubism2-pictures || status=$?
+else
+  echo "browser_test: the Cubism 2 models could not be fetched: their pictures are skipped" >&2
+fi
 echo "browser_test: $(($(date +%s) - started)) s in all"
 exit $status
