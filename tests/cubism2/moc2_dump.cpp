@@ -2,21 +2,23 @@
 // to hold against the Cubism 2.1 runtime. A .moc: canvas, parameters, and every drawable in the
 // runtime's order (parts in file order, each part's meshes in file order) with its texture,
 // vertex count and triangles. A .mtn: frame rate, frames, duration and every curve.
-// With POSES (lines of "PARAM_ID value" pairs, one pose a line), the model is imported
+// With POSES (lines of PARAM_ID and value, all separated by tabs, one pose a line: ids may hold
+// spaces, "PARAM_UP DOWN" in a gathered model), the model is imported
 // (p2l::cubism2::import_moc) and evaluated at each pose instead: every mesh's canvas-pixel
-// vertices, opacity, draw order and whether it is in the render order.
+// vertices, opacity, draw order, whether it is in the render order, and whether an object on its
+// chain has five or more axes between keys ("five").
 //   p2l_moc2_dump MODEL.moc [POSES] | MOTION.mtn
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <iterator>
-#include <string>
-#include <vector>
-
-#include <algorithm>
 #include <map>
 #include <memory>
 #include <sstream>
+#include <string>
+#include <vector>
 
+#include "eval/grid.hpp"
 #include "import/cubism2/moc_file.hpp"
 #include "import/cubism2/moc_import.hpp"
 #include "import/cubism2/mtn_file.hpp"
@@ -37,6 +39,29 @@ std::string quoted(const std::string& s) {
     out += c;
   }
   return out + "\"";
+}
+
+// How many axes of [axes] lie between two keys at [values] (Cubism 2's lookup).
+template <class Axes>
+std::size_t between(const Axes& axes, const std::vector<float>& values) {
+  std::size_t n = 0;
+  for (const p2l::Axis& a : axes) n += p2l::eval::span_cubism2(a.keys.span(), values[a.parameter]).t != 0.0f ? 1 : 0;
+  return n;
+}
+
+// Whether the mesh, or a deformer above it, has five or more axes between keys at [values]:
+// where the runtime's interpolation is defective (NaN positions, wrong weights) and p2lrt's is
+// not, on purpose (docs/RUNTIME.md).
+bool five_or_more(const p2l::Rig& rig, std::uint32_t mesh, const std::vector<float>& values) {
+  const p2l::Mesh& m = rig.meshes[mesh];
+  if (m.keyforms && between(m.keyforms->axes, values) >= 5) return true;
+  for (std::int32_t d = m.parent, steps = 0; d >= 0 && steps < 100000; ++steps) {
+    const p2l::Deformer& def = rig.deformers[static_cast<std::size_t>(d)];
+    if (def.lattice && between(def.lattice->axes, values) >= 5) return true;
+    if (def.pivot && between(def.pivot->axes, values) >= 5) return true;
+    d = def.parent;
+  }
+  return false;
 }
 
 // The model imported and evaluated at each pose of [poses_path].
@@ -62,16 +87,19 @@ int evaluate(const p2l::cubism2::Moc& moc, const char* poses_path) {
     auto values = instance.parameters();
     for (std::size_t i = 0; i < values.size(); ++i) values[i] = rig.parameters[i].default_value;
     std::istringstream pairs(line);
-    std::string id;
-    double value = 0;
-    while (pairs >> id >> value)
-      if (const auto it = index.find(id); it != index.end()) values[it->second] = static_cast<float>(value);
+    std::string id, value;
+    while (std::getline(pairs, id, '\t') && std::getline(pairs, value, '\t'))
+      if (const auto it = index.find(id); it != index.end()) values[it->second] = std::stof(value);
     instance.evaluate();
+    std::vector<float> clamped(values.begin(), values.end());
+    for (std::size_t i = 0; i < clamped.size(); ++i)
+      clamped[i] = std::clamp(clamped[i], rig.parameters[i].min, rig.parameters[i].max);
     std::vector<bool> drawn(rig.meshes.size(), false);
     for (const std::uint32_t m : instance.render_order()) drawn[m] = true;
     std::printf("%s[", first ? "" : ",");
     for (std::uint32_t m = 0; m < rig.meshes.size(); ++m) {
-      std::printf("%s{\"drawn\":%s,\"opacity\":%.9g,\"order\":%.9g,\"points\":[", m ? "," : "", drawn[m] ? "true" : "false",
+      std::printf("%s{\"drawn\":%s,\"five\":%s,\"opacity\":%.9g,\"order\":%.9g,\"points\":[", m ? "," : "",
+                  drawn[m] ? "true" : "false", five_or_more(rig, m, clamped) ? "true" : "false",
                   static_cast<double>(instance.opacity(m)), static_cast<double>(instance.draw_order(m)));
       const auto xy = instance.vertices(m);
       for (std::size_t k = 0; k < xy.size(); ++k) std::printf("%s%.9g", k ? "," : "", static_cast<double>(xy[k]));

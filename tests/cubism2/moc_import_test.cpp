@@ -113,3 +113,59 @@ TEST(MocImport, EveryVersionImportsAndEvaluates) {
 }
 
 }  // namespace
+
+// Five axes between keys at once: the runtime's tables are defective there (NaN positions,
+// wrong weights); p2lrt interpolates as meant. A mesh whose keyform at corner bits b is
+// base + sum_j b_j * offset_j (and opacity 0.5 + sum_j b_j * 0.1) must land, at t_j, on
+// base + sum_j t_j * offset_j (opacity 0.5 + sum_j t_j * 0.1): multilinear interpolation of
+// a linear function gives the function back.
+TEST(MocImport, FiveAxesInterpolateAsMeant) {
+  Moc moc;
+  moc.version = 11;
+  moc.canvas_width = 1000;
+  moc.canvas_height = 1000;
+  Mesh mesh;
+  mesh.id = "D_FIVE";
+  mesh.parent = p2l::cubism2::kRootId;
+  const float offsets[5][2] = {{10, 0}, {0, 20}, {-30, 5}, {7, -40}, {50, 50}};
+  for (int j = 0; j < 5; ++j) {
+    const std::string id = "PARAM_" + std::to_string(j);
+    moc.parameters.push_back({id, 0, 1, 0});
+    mesh.axes.push_back({id, {0, 1}});
+  }
+  mesh.vertex_count = 3;
+  mesh.indices = {0, 1, 2};
+  mesh.uvs = {0, 0, 1, 0, 0, 1};
+  for (std::uint32_t k = 0; k < 32; ++k) {
+    std::vector<float> p = {100, 100, 300, 100, 100, 300};
+    float opacity = 0.5f;
+    for (int j = 0; j < 5; ++j)
+      if ((k >> j) & 1) {
+        for (int v = 0; v < 3; ++v) p[2 * v] += offsets[j][0], p[2 * v + 1] += offsets[j][1];
+        opacity += 0.1f;
+      }
+    mesh.positions.push_back(p);
+    mesh.opacities.push_back(opacity);
+    mesh.draw_orders.push_back(500);
+  }
+  Part part;
+  part.id = "PARTS_01";
+  part.meshes.push_back(mesh);
+  moc.parts.push_back(part);
+  const p2l::ImportResult r = import_moc(write_moc(moc));
+  ASSERT_TRUE(r) << r.error.to_string();
+  auto model = p2l::Model::create(std::make_shared<const p2l::Rig>(r.rig));
+  ASSERT_TRUE(model) << model.error.to_string();
+  p2l::Instance instance(model.model);
+  const float t[5] = {0.25f, 0.5f, 0.75f, 0.125f, 0.625f};
+  auto values = instance.parameters();
+  for (int j = 0; j < 5; ++j) values[static_cast<std::size_t>(j)] = t[j];
+  instance.evaluate();
+  double x = 100, y = 100, opacity = 0.5;
+  for (int j = 0; j < 5; ++j) x += t[j] * offsets[j][0], y += t[j] * offsets[j][1], opacity += t[j] * 0.1;
+  const auto v = instance.vertices(0);
+  ASSERT_EQ(v.size(), 6u);
+  EXPECT_NEAR(v[0], x, 1e-4);
+  EXPECT_NEAR(v[1], y, 1e-4);
+  EXPECT_NEAR(instance.opacity(0), opacity, 1e-6);
+}

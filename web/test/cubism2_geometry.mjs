@@ -54,10 +54,11 @@ for (const file of args) {
   const poses = posesFor(params, info.keys, count);
   // p2lrt clamps as the runtime's setParamFloat does.
   const posesPath = path.join(work, 'poses.txt');
-  fs.writeFileSync(posesPath, poses.map((p) => Object.entries(p).map(([k, v]) => `${k} ${v}`).join(' ')).join('\n') + '\n');
+  // Tab-separated: ids may hold spaces ("PARAM_UP DOWN").
+  fs.writeFileSync(posesPath, poses.map((p) => Object.entries(p).map(([k, v]) => `${k}\t${v}`).join('\t')).join('\n') + '\n');
   const ours = JSON.parse(execFileSync(dump, [file, posesPath], { encoding: 'utf8', maxBuffer: 1 << 30 }));
   const width = model.canvas()[0];
-  const row = { model: name, poses: poses.length, meshes: 0, vertex: 0, vertexAt: '', opacity: 0, opacityAt: '', order: 0, drawn: 0, hidden: 0, nan: 0 };
+  const row = { model: name, file, poses: poses.length, meshes: 0, vertex: 0, vertexAt: '', opacity: 0, opacityAt: '', order: 0, drawn: 0, hidden: 0, nan: 0 };
   poses.forEach((pose, pi) => {
     model.pose(pose);
     model.drawables().forEach((d, i) => {
@@ -66,7 +67,9 @@ for (const file of args) {
         if (o.drawn && o.opacity > 0) row.hidden++;  // the runtime hides it, p2lrt draws it
         return;
       }
-      if (d.points.some((v) => !Number.isFinite(v))) { row.nan++; return; }  // the runtime's own defect (5.5)
+      // Five or more axes between keys on the mesh's chain: the runtime's defect (NaN positions,
+      // wrong weights), where p2lrt interpolates as meant (docs/RUNTIME.md): counted apart.
+      if (o.five || d.points.some((v) => !Number.isFinite(v))) { row.nan++; return; }
       row.meshes++;
       if (!o.drawn && d.opacity > 0) row.drawn++;
       for (let k = 0; k < d.points.length; k++) {
@@ -82,7 +85,7 @@ for (const file of args) {
   console.log(`cubism2_geometry: ${name}: ${row.poses} poses, ${row.meshes} meshes drawn; vertices ${row.vertex.toExponential(2)} of the width` +
     ` (${row.vertexAt}); opacity ${row.opacity.toExponential(2)}${row.opacity > 1e-6 ? ` (${row.opacityAt})` : ''};` +
     ` draw order differs ${row.order}; p2lrt hides ${row.drawn}, draws ${row.hidden} the runtime hides` +
-    (row.nan ? `; ${row.nan} NaN in the runtime` : ''));
+    (row.nan ? `; ${row.nan} under five or more interpolating axes (the runtime's defect), apart` : ''));
 }
 fs.rmSync(work, { recursive: true, force: true });
 if (jsonOut) fs.writeFileSync(jsonOut, JSON.stringify(rows, null, 1));

@@ -125,6 +125,7 @@ class Reader {
   }
 
   bool read(Moc& out) {
+    notes_ = &out.notes;
     if (bytes_.size() < 4 || std::memcmp(bytes_.data(), "moc", 3) != 0)
       return fail(ErrorCode::NotP2lrt, 0, "not a Cubism 2 .moc file (it does not begin with \"moc\")");
     version_ = bytes_[3];
@@ -529,6 +530,19 @@ class Reader {
                    [&](const Entry& m, Mesh& mesh) { return build_mesh(m, mesh); });
   }
 
+  // A keyed list needs one entry per keyform the keys make: fewer is refused; more are kept
+  // out with a note, as the runtime never reaches them (it indexes by the keys' corners; seen
+  // in gathered game models).
+  bool enough(std::size_t have, std::uint32_t forms, const std::string& name, const char* what, std::uint64_t offset) {
+    if (have < forms)
+      return fail(ErrorCode::BadStructure, offset,
+                  name + " has " + std::to_string(have) + " " + what + "; its keys make " + std::to_string(forms));
+    if (have > forms)
+      notes_->push_back(name + " has " + std::to_string(have) + " " + what + " where its keys make " + std::to_string(forms) +
+                        ": the first " + std::to_string(forms) + " are read, as the runtime reads them");
+    return true;
+  }
+
   bool build_deformer(const Entry& e, Deformer& out) {
     const RawDeformer& raw = deformers_[e.index];
     out.kind = raw.kind;
@@ -539,15 +553,10 @@ class Reader {
     const std::uint32_t forms = keyform_count(out.axes);
     const std::vector<std::uint32_t>* items = nullptr;
     if (!list(raw.forms, name + "'s keyforms", items)) return false;
-    if (items->size() != forms)
-      return fail(ErrorCode::BadStructure, e.offset,
-                  name + " has " + std::to_string(items->size()) + " keyforms; its keys make " + std::to_string(forms));
-    if (!raw.opacities.empty() && raw.opacities.size() != forms)
-      return fail(ErrorCode::BadStructure, e.offset,
-                  name + " has " + std::to_string(raw.opacities.size()) + " keyform opacities for " + std::to_string(forms) +
-                      " keyforms");
+    if (!enough(items->size(), forms, name, "keyforms", e.offset)) return false;
+    if (!raw.opacities.empty() && !enough(raw.opacities.size(), forms, name, "keyform opacities", e.offset)) return false;
     if (!spend(raw.opacities.size(), e.offset)) return false;
-    out.opacities = raw.opacities;
+    out.opacities.assign(raw.opacities.begin(), raw.opacities.begin() + (raw.opacities.empty() ? 0 : forms));
     if (raw.kind == DeformerKind::Warp) {
       if (raw.rows < 1 || raw.columns < 1 || raw.rows > 1024 || raw.columns > 1024)
         return fail(ErrorCode::BadStructure, e.offset,
@@ -555,8 +564,8 @@ class Reader {
       out.rows = static_cast<std::uint32_t>(raw.rows);
       out.columns = static_cast<std::uint32_t>(raw.columns);
       const std::size_t floats = 2 * std::size_t{out.rows + 1} * (out.columns + 1);
-      out.grids.resize(items->size());
-      for (std::size_t k = 0; k < items->size(); ++k) {
+      out.grids.resize(forms);
+      for (std::size_t k = 0; k < forms; ++k) {
         if (!float_array((*items)[k], name + "'s grid " + std::to_string(k), out.grids[k])) return false;
         if (out.grids[k].size() != floats)
           return fail(ErrorCode::BadStructure, entry((*items)[k]).offset,
@@ -564,7 +573,7 @@ class Reader {
                           " floats; its cells need " + std::to_string(floats));
       }
     } else {
-      for (std::size_t k = 0; k < items->size(); ++k) {
+      for (std::size_t k = 0; k < forms; ++k) {
         const Entry& a = entry((*items)[k]);
         if (a.tag != kAffine) return wrong((*items)[k], name + "'s keyform " + std::to_string(k), "a rotation keyform");
         out.affines.push_back(affines_[a.index]);
@@ -580,13 +589,12 @@ class Reader {
     if (!text(raw.parent, name + "'s parent", out.parent) || !axes(raw.manager, name, out.axes)) return false;
     const std::uint32_t forms = keyform_count(out.axes);
     out.average_draw_order = raw.average;
-    if (raw.orders.size() != forms || raw.opacities.size() != forms)
-      return fail(ErrorCode::BadStructure, e.offset,
-                  name + " has " + std::to_string(raw.orders.size()) + " keyform draw orders and " +
-                      std::to_string(raw.opacities.size()) + " opacities for " + std::to_string(forms) + " keyforms");
+    if (!enough(raw.orders.size(), forms, name, "keyform draw orders", e.offset) ||
+        !enough(raw.opacities.size(), forms, name, "keyform opacities", e.offset))
+      return false;
     if (!spend(raw.orders.size() + raw.opacities.size(), e.offset)) return false;
-    out.draw_orders = raw.orders;
-    out.opacities = raw.opacities;
+    out.draw_orders.assign(raw.orders.begin(), raw.orders.begin() + forms);
+    out.opacities.assign(raw.opacities.begin(), raw.opacities.begin() + forms);
     if (raw.has_clip) {
       std::string clip;
       if (!text(raw.clip, name + "'s mask", clip, true)) return false;
@@ -624,10 +632,7 @@ class Reader {
     }
     const std::vector<std::uint32_t>* items = nullptr;
     if (!list(raw.forms, name + "'s keyforms", items)) return false;
-    if (items->size() != forms)
-      return fail(ErrorCode::BadStructure, e.offset,
-                  name + " has " + std::to_string(items->size()) + " keyforms of positions; its keys make " +
-                      std::to_string(forms));
+    if (!enough(items->size(), forms, name, "keyforms of positions", e.offset)) return false;
     out.positions.resize(forms);
     for (std::size_t k = 0; k < forms; ++k) {
       if (!float_array((*items)[k], name + "'s positions " + std::to_string(k), out.positions[k])) return false;
@@ -649,6 +654,7 @@ class Reader {
   }
 
   std::span<const std::uint8_t> bytes_;
+  std::vector<std::string>* notes_ = nullptr;
   Error& error_;
   std::uint64_t pos_ = 0, budget_ = 0;
   int version_ = 0;

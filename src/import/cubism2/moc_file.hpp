@@ -94,6 +94,9 @@ struct Part {
 
 struct Moc {
   int version = 0;
+  // What the reader read differently from the file's letter, one line each (for the import
+  // report): lists longer than their keys need, of which the runtime reads the first.
+  std::vector<std::string> notes;
   std::vector<ParameterDef> parameters;
   std::vector<Part> parts;
   std::int32_t canvas_width = 0, canvas_height = 0;

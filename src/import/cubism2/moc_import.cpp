@@ -43,6 +43,7 @@ class Builder {
     deformers();
     parts_and_meshes();
     masks();
+    for (const std::string& note : moc_.notes) report_.dropped.push_back(note);
     if (renamed_ids_ > 0)
       report_.dropped.push_back(std::to_string(renamed_ids_) +
                                 " ids hold bytes past ASCII: read as Latin-1 (as the runtime reads them) and kept as UTF-8");
