@@ -21,7 +21,7 @@ namespace {
 struct Corners {
   bool outside = false;
   std::uint32_t dims = 0;
-  float t[GridPlan::kMaxCubism2Dims];
+  float t[GridPlan::kMaxCubism2Dims] = {};
   const std::uint32_t* cells = nullptr;
   std::size_t count() const { return std::size_t{1} << dims; }
 };
