@@ -136,8 +136,8 @@ void evaluate_deformers(const Rig& rig, const ModelPlan& plan, InstanceState& s)
     const Deformer& d = rig.deformers[i];
     const DeformerPlan& dp = plan.deformers[i];
     const bool has_grid = d.kind == DeformerKind::Warp ? d.lattice.has_value() : d.pivot.has_value();
-    // The grid's corners stay in corner_cells until the frame is made: the channels look up
-    // after the positions.
+    // The grid's corners live in the second half of corner_cells and the channels' lookups in
+    // the first, so that both are alive while the frame is made.
     Corners k;
     if (has_grid) k = look_up(dp.grid, values, c2.corner_cells.data() + c2.corner_cells.size() / 2);
     bool outside = k.outside;

@@ -78,10 +78,12 @@ void read_motions(Sources& sources, const Node& root, ImportResult& result) {
   }
 }
 
+}  // namespace
+
 // .exp.json: each parameter's value as the framework stores it at load (add: val - def, def 0
 // by default; mult: val / def, def 1 by default and when 0; set: val), its fades (1 s when
 // absent or not above 0).
-void read_expression(const Node& root, const std::string& name, Rig& rig, ImportReport& report) {
+void read_exp2(const Node& root, const std::string& name, Rig& rig, ImportReport& report) {
   Expression e;
   e.id = e.name = name;
   e.fade_in = fade_seconds(root, "fade_in");
@@ -111,7 +113,7 @@ void read_expression(const Node& root, const std::string& name, Rig& rig, Import
 
 // .pose.json: groups of parts of which one shows; the framework's fade is 0.5 s whatever the
 // file says.
-void read_pose(const Node& root, Rig& rig, ImportReport& report) {
+void read_pose2(const Node& root, Rig& rig, ImportReport& report) {
   Pose pose;
   pose.fade_in = 0.5f;
   pose.cubism_playback = true;
@@ -141,6 +143,8 @@ void read_pose(const Node& root, Rig& rig, ImportReport& report) {
   }
   rig.pose = std::move(pose);
 }
+
+namespace {
 
 // The framework's init_param and init_parts_visible, applied as the model loads: the
 // parameters' defaults and the parts' starting visibility.
@@ -206,7 +210,7 @@ void import_model2(Sources& sources, const Node& root, ImportResult& result) {
   };
   if (const auto pose = root.find("pose"); pose && !pose->json().is_null() && there(*pose)) {
     const Document doc = sources.read_json(pose->string());
-    read_pose(Node(doc), rig, result.report);
+    read_pose2(Node(doc), rig, result.report);
   }
   for (const Node& e : root.elements_of("expressions")) {
     const std::string name = e.at("name").string();
@@ -214,7 +218,7 @@ void import_model2(Sources& sources, const Node& root, ImportResult& result) {
       if (other.id == name) result.report.dropped.push_back(e.note("a second expression named " + quote_id(name)));
     if (!there(e.at("file"))) continue;
     const Document doc = sources.read_json(e.at("file").string());
-    read_expression(Node(doc), name, rig, result.report);
+    read_exp2(Node(doc), name, rig, result.report);
   }
   read_motions(sources, root, result);
   add_cubism2_roles(rig);

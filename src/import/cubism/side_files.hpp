@@ -82,6 +82,9 @@ class Sources;
 bool is_model2(const Node& root);
 // The model.json [root] and the files it names into [result] (model2.cpp).
 void import_model2(Sources& sources, const Node& root, ImportResult& result);
+// A Cubism 2 .exp.json as expression [name]; a .pose.json as the rig's pose.
+void read_exp2(const Node& root, const std::string& name, Rig& rig, ImportReport& report);
+void read_pose2(const Node& root, Rig& rig, ImportReport& report);
 // The files import_model2 reads, in its order (after the model.json).
 void list_model2_files(const Node& root, const std::function<void(const std::string&)>& add);
 
