@@ -1,6 +1,5 @@
 #include "import/cubism2/mtn_file.hpp"
 
-#include <charconv>
 #include <cmath>
 #include <string>
 
@@ -118,6 +117,21 @@ class Reader {
 
   // Numbers separated by commas, spaces or tabs: an optional '-', digits, an optional '.'
   // and digits.
+  // A checked token's value as the runtime computes it, in double (the same bits in any locale
+  // and on any machine): the integer digits as v = 10 v + d, then each fraction digit added as
+  // d x 0.1^k with the power kept by repeated multiplication by 0.1; negated after. (Not the
+  // correctly rounded decimal: the runtime's own sum, which it then stores as a float.)
+  static double runtime_number(std::string_view token) {
+    std::size_t i = 0;
+    const bool negative = !token.empty() && token[0] == '-';
+    if (negative) ++i;
+    double v = 0;
+    for (; i < token.size() && token[i] != '.'; ++i) v = v * 10 + (token[i] - '0');
+    double place = 0.1;
+    for (++i; i < token.size(); ++i, place *= 0.1) v += place * (token[i] - '0');
+    return negative ? -v : v;
+  }
+
   bool numbers(std::string_view s, std::size_t offset, std::vector<float>& out) {
     std::size_t i = 0;
     while (i < s.size()) {
@@ -140,10 +154,7 @@ class Reader {
                                       "' is not a number (an optional '-', digits, an optional '.' and digits)" +
                                       (i < s.size() && letter(s[i]) ? "; a letter in a value list hangs the Cubism 2.1 runtime" : ""));
       }
-      // The token is checked above; from_chars reads it exactly and in any locale.
-      double value = 0;
-      std::from_chars(s.data() + begin, s.data() + i, value, std::chars_format::fixed);
-      const float f = static_cast<float>(value);
+      const float f = static_cast<float>(runtime_number(s.substr(begin, i - begin)));
       if (!std::isfinite(f)) return fail(offset + begin, "a value too large for a float");
       out.push_back(f);
     }
