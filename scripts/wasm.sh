@@ -99,6 +99,15 @@ if [[ "${1:-}" == "--test" ]]; then
   node web/test/speech.mjs "$wasm" build-wasm/cases || status=1
   # The Cubism import in JavaScript (p2l-import.wasm) against the native `p2lrt import` on the npm
   # Haru (fetched into the cache, never into the repository); skipped, saying so, without it.
+  # The same for a Cubism 2 model.json (shizuku, from the npm widget packages, into the cache).
+  if scripts/cubism2_models.sh > /dev/null 2>&1; then
+    shizuku=$(find "${P2L_CACHE:-$HOME/.cache/p2lrt}" -path '*widget-model-shizuku*' -name shizuku.model.json | head -n 1)
+    "$native"/p2lrt import "$shizuku" -o build-wasm/shizuku-native.p2lrt > build-wasm/shizuku-native.report.txt 2>&1
+    node web/test/import_cubism2.mjs build-wasm/p2l.wasm build-wasm/p2l-import.wasm "$shizuku" build-wasm/shizuku-native.p2lrt \
+      build-wasm/shizuku-native.report.txt || status=1
+  else
+    echo "wasm: the Cubism 2 models could not be fetched: their JavaScript import is not tested" >&2
+  fi
   if core=$(scripts/fetch_cubism_core.sh 2> /dev/null); then
     haru=$core/package/characters/haru_greeter_pro_jp/runtime/haru_greeter_t03.model3.json
     "$native"/p2lrt import "$haru" -o build-wasm/haru-native.p2lrt > build-wasm/haru-native.report.txt 2>&1

@@ -212,7 +212,8 @@ export class Runtime {
       read = async (file) => new Uint8Array(await bytesAt(new URL(file, url)));
     } else {
       const files = source instanceof Map ? source : new Map(Object.entries(source ?? {}));
-      name = model ?? [...files.keys()].find((n) => /\.model3\.json$/i.test(n)) ?? [...files.keys()].find((n) => /\.moc3$/i.test(n));
+      // A Cubism 2 model.json or .moc imports the same way.
+      name = model ?? [...files.keys()].find((n) => /\.model3?\.json$/i.test(n)) ?? [...files.keys()].find((n) => /\.moc3?$/i.test(n));
       if (!name) throw new Error('p2l.js: importCubism: no .model3.json or .moc3 among the files, and no model named');
       read = async (file) => files.get(file) ?? null;
     }

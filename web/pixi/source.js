@@ -1,7 +1,8 @@
 // What Live2DModel.from() takes (web/pixi.d.ts, ModelSource) turned into a rig; Cubism models go
 // through the runtime's import (p2l-import.wasm), as `p2lrt import` does.
 
-const MODEL3 = /\.model3\.json$/i, MOC3 = /\.moc3$/i, P2LRT = /\.p2lrt$/i;
+// A Cubism 2 model.json or .moc goes the same way as a model3.json or .moc3 (one importer).
+const MODEL3 = /\.model3?\.json$/i, MOC3 = /\.moc3?$/i, P2LRT = /\.p2lrt$/i;
 const USAGE = 'p2lrt/pixi: from() takes a URL, files, or a model3.json object ({ json, files, url })';
 const here = () => (typeof document === 'object' ? document.baseURI : undefined);
 
