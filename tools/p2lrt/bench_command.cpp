@@ -239,7 +239,7 @@ bool read_bytes(const std::string& path, Bytes& out) {
 // The rig as `p2lrt render` gets it: a .p2lrt loaded, or a Cubism model imported.
 bool open_subject(const std::string& path, Subject& subject) {
   subject.path = path;
-  if (path.ends_with(".model3.json")) {
+  if (path.ends_with(".model3.json") || path.ends_with(".model.json")) {  // Cubism 3+ or Cubism 2
     p2l::ImportResult imported = p2l::import_cubism(path);
     if (!imported) {
       std::cerr << "p2lrt bench: " << imported.error.to_string() << "\n";
@@ -771,7 +771,7 @@ void print_heading(const Subject& s, const BenchOptions& o) {
 }  // namespace
 
 void BenchOptions::add_to(CLI::App* command) {
-  command->add_option("FILE", input, "A .p2lrt file, or a Cubism .model3.json (imported on the fly)")->required();
+  command->add_option("FILE", input, "A .p2lrt file, or a Cubism .model3.json or Cubism 2 .model.json (imported on the fly)")->required();
   command->add_option("--seconds", seconds, "Least time of each repetition of a measurement (default 0.2)");
   command->add_option("--repetitions", repetitions, "Repetitions of each measurement (default 5)");
   command->add_option("--poses", poses, "Random poses evaluate() cycles through (default 1000)");

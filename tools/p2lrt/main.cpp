@@ -137,8 +137,8 @@ int main(int argc, char** argv) {
   evaluate->add_flag("--json", eval_json, "Every output as JSON, vertices included (canvas pixels, y down)");
 
   bool external_textures = false;
-  auto* import = app.add_subcommand("import", "Import a Cubism model (.model3.json with its files, or a .moc3)");
-  import->add_option("MODEL", in_path, "A .model3.json (with the files it names) or a .moc3")->required();
+  auto* import = app.add_subcommand("import", "Import a Cubism model (.model3.json with its files, or a .moc3; Cubism 2: .model.json or .moc)");
+  import->add_option("MODEL", in_path, "A .model3.json (with the files it names) or a .moc3; a Cubism 2 .model.json or .moc")->required();
   import->add_option("-o,--output", out_path, "The output .p2lrt")->required();
   import->add_flag("--external-textures", external_textures,
                    "Refer to the PNG files (paths relative to the output) instead of embedding them");

@@ -54,7 +54,7 @@ bool parse_uint(std::string_view text, std::uint32_t& out) {
 
 // The rig: a .p2lrt file, or a Cubism model imported on the fly (its report is summarised).
 std::shared_ptr<const p2l::Rig> load_rig(const std::string& path) {
-  if (path.ends_with(".model3.json")) {
+  if (path.ends_with(".model3.json") || path.ends_with(".model.json")) {  // Cubism 3+ or Cubism 2
     p2l::ImportResult imported = p2l::import_cubism(path);
     if (!imported) {
       std::cerr << "p2lrt render: " << imported.error.to_string() << "\n";
@@ -275,7 +275,7 @@ p2l::Affine region_framing(const std::array<float, 4>& region, std::uint32_t wid
 }  // namespace
 
 void RenderOptions::add_to(CLI::App* command) {
-  command->add_option("FILE", input, "A .p2lrt file, or a Cubism .model3.json (imported on the fly)")->required();
+  command->add_option("FILE", input, "A .p2lrt file, or a Cubism .model3.json or Cubism 2 .model.json (imported on the fly)")->required();
   command->add_option("-o,--output", output,
                       "A .png for one pose; for an animation a folder (PNG frames), .mp4 (H.264, AAC), .webm (VP9 with "
                       "alpha on a transparent background, Opus) or .gif")

@@ -37,7 +37,7 @@ std::unique_ptr<Character> Character::open(const std::string& path, std::uint32_
                                            std::string& notes) {
   char message[1024] = "";
   P2lRig* rig = nullptr;
-  if (ends_with(path, ".model3.json") || ends_with(path, ".moc3")) {
+  if (ends_with(path, ".model3.json") || ends_with(path, ".moc3") || ends_with(path, ".model.json") || ends_with(path, ".moc")) {
     rig = p2l_rig_import_cubism(path.c_str(), 0, message, sizeof message);
     if (rig) {
       const std::uint32_t n = p2l_import_report_count(rig);
@@ -54,7 +54,7 @@ std::unique_ptr<Character> Character::open(const std::string& path, std::uint32_
   }
   if (!rig) {
     // The importer's messages name the file already; the loader's say what is wrong inside it.
-    const bool imported = ends_with(path, ".model3.json") || ends_with(path, ".moc3");
+    const bool imported = ends_with(path, ".model3.json") || ends_with(path, ".moc3") || ends_with(path, ".model.json") || ends_with(path, ".moc");
     error = !message[0] ? path + ": cannot be read" : imported ? std::string(message) : path + ": " + message;
     return nullptr;
   }

@@ -5,7 +5,7 @@
 namespace p2lrt {
 
 void ViewOptions::add_to(CLI::App* command) {
-  command->add_option("MODEL", input, "A .p2lrt, a Cubism .model3.json (with its files) or a .moc3")->required();
+  command->add_option("MODEL", input, "A .p2lrt, a Cubism .model3.json (with its files) or a .moc3, a Cubism 2 .model.json or .moc")->required();
   command->add_flag("--mascot", mascot,
                     "The character alone on the desktop: no border, transparent, always on top; clicks pass "
                     "through where it is transparent; drag it to move it; right click for a menu");
