@@ -259,18 +259,31 @@ TEST(MocFile, TheImportersNameACubism2File) {
   const p2l::ImportResult whole = p2l::import_cubism("m.model.json", files);
   ASSERT_FALSE(whole);
   EXPECT_NE(whole.error.message.find("t.png"), std::string::npos) << whole.error.message;
-  const std::string without_pages = R"({"version": "Sample 1.0.0", "model": "m.moc", "layout": {"width": 2}})";
+  // A motion that is refused (a letter among its values) or not there is left out, named.
+  const std::string without_pages = R"({"version": "Sample 1.0.0", "model": "m.moc", "layout": {"width": 2},
+      "motions": {"idle": [{"file": "good.mtn"}, {"file": "bad.mtn"}, {"file": "gone.mtn"}]}})";
+  const std::string good = "$fps=30\r\nPARAM_ANGLE_X=0,10,20\r\n", bad = "$fps=30\r\nPARAM_ANGLE_X=0,1e3\r\n";
   auto other_files = [&](const std::string& name, std::vector<std::uint8_t>& out) {
     if (name == "m.model.json") out.assign(without_pages.begin(), without_pages.end());
     else if (name == "m.moc") out = moc;
+    else if (name == "good.mtn") out.assign(good.begin(), good.end());
+    else if (name == "bad.mtn") out.assign(bad.begin(), bad.end());
     else return false;
     return true;
   };
   const p2l::ImportResult settings = p2l::import_cubism("m.model.json", other_files);
   ASSERT_TRUE(settings) << settings.error.to_string();
   EXPECT_EQ(settings.rig.rules, p2l::CoreRules::Cubism2);
-  EXPECT_TRUE(std::any_of(settings.report.dropped.begin(), settings.report.dropped.end(),
-                          [](const std::string& line) { return line.find("layout: not carried over") != std::string::npos; }));
+  auto reported = [&](const char* text) {
+    return std::any_of(settings.report.dropped.begin(), settings.report.dropped.end(),
+                       [&](const std::string& line) { return line.find(text) != std::string::npos; });
+  };
+  EXPECT_TRUE(reported("layout: not carried over"));
+  EXPECT_TRUE(reported("bad.mtn: line 2"));
+  EXPECT_TRUE(reported("\"gone.mtn\" is not there"));
+  ASSERT_EQ(settings.rig.clips.size(), 1u);
+  EXPECT_EQ(settings.rig.clips[0].id, "good");
+  EXPECT_EQ(settings.rig.clips[0].group, "idle");
   // The bare .moc imports.
   const p2l::ImportResult bare = p2l::import_cubism("m.moc", files);
   ASSERT_TRUE(bare) << bare.error.to_string();

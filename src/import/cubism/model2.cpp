@@ -64,8 +64,12 @@ void read_motions(Sources& sources, const Node& root, ImportResult& result) {
       const std::vector<std::uint8_t> bytes = sources.read(file);
       cubism2::Mtn mtn;
       Error error;
-      if (!cubism2::read_mtn(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()), mtn, error))
-        fail(error.code, file + ": " + error.message);
+      // A motion the reader refuses (a letter in a value list, on which the runtime hangs) is
+      // left out with its reason; the model and its other motions import.
+      if (!cubism2::read_mtn(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()), mtn, error)) {
+        result.report.dropped.push_back(file + ": " + error.message + ": that motion is left out");
+        continue;
+      }
       ClipExtension extension;
       Clip clip = cubism2::clip_of_mtn(mtn, result.rig, id, file, extension, result.report.dropped);
       clip.group = group;
