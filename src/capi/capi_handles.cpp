@@ -107,7 +107,9 @@ P2lRig::P2lRig(std::shared_ptr<const p2l::capi::ModelData> shared)
   // makes a model (the defaults, the parts' saved visibility), and a second would move hidden
   // meshes' buffers again (docs/RUNTIME.md, "Hidden objects"): part poses then apply from the
   // first update, as in Cubism's Framework.
-  if (rig().rules == p2l::CoreRules::Cubism) return;
+  // Under Cubism 2's rules the same: the 2.1 runtime makes no update as it loads a model, and a
+  // second evaluation would leave frames a later update could keep (eval/cubism2_evaluate.hpp).
+  if (rig().rules != p2l::CoreRules::Original) return;
   instance.reset_changes();
   animator.evaluate(instance);
 }
