@@ -1,10 +1,11 @@
 // libFuzzer target for the Cubism side files the whole-model importer reads (p2l/cubism.hpp):
 // model3.json, physics3.json, motion3.json, exp3.json, pose3.json, cdi3.json, userdata3.json,
-// and Cubism 2's .exp.json and .pose.json (a Cubism 2 model.json goes through 'm' too: its
+// and Cubism 2's .exp.json, .pose.json and physics.json (a Cubism 2 model.json goes through 'm' too: its
 // listing, p2l::cubism_files).
 //
 // The input's first byte names the file kind ('m' model3, 'p' physics3, 'o' motion3,
-// 'e' exp3, 's' pose3, 'c' cdi3, 'u' userdata3, 'x' Cubism 2 expression, 'y' Cubism 2 pose;
+// 'e' exp3, 's' pose3, 'c' cdi3, 'u' userdata3, 'x' Cubism 2 expression, 'y' Cubism 2 pose,
+// 'z' Cubism 2 physics;
 // any other byte picks one by its value) and the
 // rest is the file, read by the importer's own reader for that kind into a copy of a small rig
 // that holds what side files point at (parameters ParamAngle ParamB ParamC ParamD, parts Body
@@ -57,6 +58,7 @@ const char* file_name(char kind) {
     case 'c': return "f.cdi3.json";
     case 'x': return "f.exp.json";
     case 'y': return "f.pose.json";
+    case 'z': return "f.physics.json";
     default: return "f.userdata3.json";
   }
 }
@@ -83,9 +85,9 @@ void animate(const p2l::Rig& read) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size < 1 || size > (std::size_t{1} << 20)) return -1;
-  static const char kKinds[] = "mpoescuxy";
+  static const char kKinds[] = "mpoescuxyz";
   char kind = static_cast<char>(data[0]);
-  if (std::string_view(kKinds).find(kind) == std::string_view::npos) kind = kKinds[data[0] % 9];
+  if (std::string_view(kKinds).find(kind) == std::string_view::npos) kind = kKinds[data[0] % (sizeof kKinds - 1)];
   const std::span<const std::uint8_t> bytes(data + 1, size - 1);
   const std::string file = file_name(kind);
 
@@ -113,6 +115,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       case 'c': cubism::read_cdi3(root, rig, report); break;
       case 'x': cubism::read_exp2(root, "f", rig, report); break;
       case 'y': cubism::read_pose2(root, rig, report); break;
+      case 'z': cubism::read_physics2(root, rig, report); break;
       default: cubism::read_userdata3(root, rig, report); break;
     }
   });

@@ -33,4 +33,7 @@ for moc in "$work"/*.moc; do
     fs.writeFileSync(out, JSON.stringify(fixture, (k, v) => (typeof v === "number" ? Number(v.toPrecision(9)) : v)) + "\n");' "$work/$name.poses.json" "$work/$name.runtime.json" \
     "tests/cubism2/fixtures/$name.json" "$name"
 done
+# The hair physics on the rotations model (tests/cubism2/hair_test.cpp).
+node scripts/cubism2_hair_reference.mjs "$CACHE/live2dcubismcore-1.0.2/package/live2d.min.js" "$work/rotations.moc" \
+  tests/cubism2/fixtures/hair.physics.json tests/cubism2/fixtures/hair.frames.json tests/cubism2/fixtures/hair.json
 ls -l tests/cubism2/fixtures

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Cubism 2 motions as p2lrt plays them against the Cubism 2.1 runtime (web/test/cubism2_motion.mjs):
-# every motion of each model.json at 60 Hz, every parameter at every frame. Fetches
+# every motion of each model.json at 60 Hz with its hair physics, every parameter at every frame. Fetches
 # live2d.min.js (and, with no models named, the npm widget packages) into the cache; builds
 # build/'s p2l_motion_trace unless --trace names one.
-#   scripts/cubism2_motion.sh [--check] [--json OUT] [--trace P2L_MOTION_TRACE] [MODEL.model.json | FOLDER]...
+#   scripts/cubism2_motion.sh [--check] [--json OUT] [--markdown] [--trace P2L_MOTION_TRACE] [MODEL.model.json | FOLDER]...
+# --markdown: a table row per model.json at the end (docs/IMPORT.md's tables).
 # --check (ctest cubism2_motion_vs_runtime): exits 1 when a motion is off by more than 1e-3 of
 # a parameter's range outside the listed ties; 77 (skipped) when the packages cannot be fetched.
 set -euo pipefail
@@ -15,8 +16,9 @@ while [[ $# -gt 0 ]]; do
   case $1 in
     --json) options+=("$1" "$2"); shift 2 ;;
     --check) options+=("$1"); check=1; shift ;;
+    --markdown) options+=("$1"); shift ;;
     --trace) trace=$2; shift 2 ;;
-    *) if [[ -d $1 ]]; then mapfile -t -O "${#models[@]}" models < <(find "$1" -name '*.model.json' | sort); else models+=("$1"); fi; shift ;;
+    *) if [[ -d $1 ]]; then mapfile -t -O "${#models[@]}" models < <(find "$1" \( -name '*.model.json' -o -name model.json \) | sort); else models+=("$1"); fi; shift ;;
   esac
 done
 unfetched=3

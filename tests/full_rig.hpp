@@ -416,6 +416,14 @@ inline void add_attached(Rig& rig) {
               ClipExtraCurve{ClipCurveTarget::LipSync, -1, -1.0f, 0.5f, 0.0f, 0.0f, {}}};
   x.fades = {ClipCurveFade{1, 0.1f, 0.2f}};
   rig.clip_extensions = {x};
+  rig.hairs = {Hair{"HairFront",
+                    0.17f,
+                    0.5f,
+                    0.1f,
+                    {HairInput{0, HairSource::X, 0.005f, 1.0f}, HairInput{1, HairSource::Y, -0.01f, 0.5f},
+                     HairInput{2, HairSource::GravityAngle, 0.8f, 1.0f}},
+                    {HairOutput{2, HairValue::Angle, 0.025f, 1.0f}, HairOutput{1, HairValue::AngularVelocity, 0.001f, 0.5f}}},
+               Hair{"", 0.2f, 1.4f, 0.3f, {}, {}}};
 
   rig.unknown_chunks = {RawChunk{"VNDR", 3, false, Array<std::uint8_t>{0x00, 0xFF, 0x10}}};
 }

@@ -36,7 +36,7 @@
 //    load gives back); every mesh appears in it exactly once.
 //  - with `motion`: clips (every segment kind), roles and pendulum physics (X and angle
 //    sources): core chunks that version 1 keeps.
-//  - with `non_core`: what version 1 drops (META, PGUI, EXPR, HITA, UDAT, POSE, CEXT and
+//  - with `non_core`: what version 1 drops (META, PGUI, EXPR, HITA, UDAT, POSE, CEXT, HAIR and
 //    vertical physics sources).
 //  - with `extensions`: the advanced-mode chunks, each present or absent on its own (so
 //    every combination occurs over seeds), with the common header the specification
@@ -94,7 +94,7 @@ struct RandomRigOptions {
   bool glue = true;
   bool masks = true;
   bool motion = true;     // clips, roles, physics (X and angle sources): core, version 1 keeps them
-  bool non_core = false;  // META PGUI EXPR HITA UDAT POSE CEXT and Y physics sources: version 1 drops them
+  bool non_core = false;  // META PGUI EXPR HITA UDAT POSE CEXT HAIR and Y physics sources: version 1 drops them
   bool extensions = false;  // BONE SKIN COLL SIMS (advanced mode): version 1 drops them
 };
 
@@ -903,6 +903,17 @@ class Generator {
     PhysicsGroup g = physics_group(r, static_cast<int>(rig_.physics.size()), true);
     g.inputs.push_back({r.below(np), 50.0f, PhysicsSource::Y, false});
     rig_.physics.push_back(std::move(g));
+    // A Cubism 2 hair pendulum (HAIR), drawn last so that everything above stays as it was.
+    Hair hair;
+    hair.name = "Hair0";
+    hair.length = r.uniform(0.05f, 0.5f, 4);
+    hair.resistance = r.uniform(0, 2, 4);
+    hair.mass = r.uniform(0.05f, 1, 4);
+    for (int k = r.between(0, 3); k > 0; --k)
+      hair.inputs.push_back({r.below(np), static_cast<HairSource>(r.below(3)), r.uniform(-1, 1, 4), r.uniform(0, 1, 4)});
+    for (int k = r.between(0, 2); k > 0; --k)
+      hair.outputs.push_back({r.below(np), static_cast<HairValue>(r.below(2)), r.uniform(-0.1f, 0.1f, 4), r.uniform(0, 1, 4)});
+    rig_.hairs.push_back(std::move(hair));
   }
 
   // ---- the extension chunks (advanced mode): BONE SKIN COLL SIMS ----

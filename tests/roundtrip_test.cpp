@@ -28,6 +28,7 @@ p2l::Rig without_names(p2l::Rig rig) {
   for (auto& c : rig.clips) c.name.clear();
   for (auto& e : rig.expressions) e.name.clear();
   for (auto& h : rig.hit_areas) h.name.clear();
+  for (auto& h : rig.hairs) h.name.clear();
   if (rig.gui)
     for (auto& n : rig.gui->nodes) n.name.clear();
   return rig;
@@ -103,6 +104,7 @@ TEST(RoundTrip, Version1KeepsCoreFieldsAndReportsTheRest) {
   core.user_data.clear();
   core.pose.reset();
   core.clip_extensions.clear();
+  core.hairs.clear();
   core.unknown_chunks.clear();
   for (auto& t : core.textures) {
     if (t.kind != p2l::TextureKind::Png) t = {p2l::TextureKind::Png, t.width, t.height, {}, ""};
@@ -116,7 +118,7 @@ TEST(RoundTrip, Version1KeepsCoreFieldsAndReportsTheRest) {
   std::string all;
   for (const auto& d : w.dropped) all += d + "\n";
   for (const char* tag : {"PGUI", "META", "BONE", "SKIN", "COLL", "SIMS", "EXPR", "HITA", "UDAT", "POSE", "CEXT",
-                          "TEXR", "PHYS", "VNDR"})
+                          "HAIR", "TEXR", "PHYS", "VNDR"})
     EXPECT_NE(all.find(tag), std::string::npos) << "the v1 loss report does not mention " << tag << ":\n" << all;
 }
 
@@ -330,8 +332,8 @@ TEST(ZeroCopy, MisalignedBorrowedBytesStillLoadCorrectly) {
 TEST(FormatSupport, TheOriginalRuntimesStringWithCubismRules) {
   EXPECT_STREQ(p2l::format_support(),
                "1,2 STRS/1 CANV/3 PARM/3 DEFM/3 PART/3 MESH/3 GLUE/3 DRAW/3 TEXR/1 PHYS/2 CLIP/1 ROLE/1 PGUI/1 "
-               "META/1 BONE/1 SKIN/1 COLL/1 SIMS/1 EXPR/2 HITA/1 UDAT/1 POSE/2 CEXT/2");
-  EXPECT_EQ(p2l::known_chunks().size(), 23u);
+               "META/1 BONE/1 SKIN/1 COLL/1 SIMS/1 EXPR/2 HITA/1 UDAT/1 POSE/2 CEXT/2 HAIR/1");
+  EXPECT_EQ(p2l::known_chunks().size(), 24u);
 }
 
 // CANV version 2 ends in its flags (docs/FORMAT.md 8.13): both read back, an unknown bit is
@@ -414,6 +416,29 @@ TEST(PlaybackFlags, CextExprAndPoseAreVersion2OnlyWithAFlagAndReadBack) {
   const std::uint32_t size = p2l::format::ByteReader::load_u32(&bad[e + 16]);
   bad[offset + size - 1] = 0x80;
   EXPECT_FALSE(p2l::load(bad));
+}
+
+}  // namespace
+
+namespace {
+
+// HAIR's kind bytes are checked as they are read: an unknown one is refused naming it.
+TEST(Hair, AnUnknownInputSourceIsRefusedNamingIt) {
+  auto f = p2l::write(full_rig()).bytes;
+  ASSERT_FALSE(f.empty());
+  const std::size_t e = entry_at(static_cast<std::size_t>(find_entry(f, "HAIR")));
+  EXPECT_EQ(f[e + 4], 1);
+  const std::uint32_t offset = p2l::format::ByteReader::load_u32(&f[e + 8]);
+  // hair count, name, length, resistance, mass, input count, the first input's parameter.
+  const std::size_t source = offset + 4 + 4 + 12 + 4 + 4;
+  ASSERT_EQ(f[source], 0) << "the full rig's first hair input is x";
+  f[source] = 7;
+  const auto refused = p2l::load(f, {.verify_crc = false});
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error.chunk, "HAIR");
+  EXPECT_NE(refused.error.message.find("hair input kind 7 is unknown (expected 0 x, 1 y, 2 gravity angle)"),
+            std::string::npos)
+      << refused.error.to_string();
 }
 
 }  // namespace

@@ -31,6 +31,7 @@ class ClipLayers;
 class Expressions;
 class PosePlayer;
 class Physics;
+class HairPhysics;
 class Behaviors;
 struct ClipEffects;
 }  // namespace anim
@@ -99,7 +100,9 @@ class Animator {
   // clip opacities; the part poses' opacities still apply (they are state, not a layer).
   void evaluate(Instance& instance);
   // Cubism's physics stabilization at the values of the last evaluation, then evaluates.
+  // Cubism 2's hair (HAIR) has no stabilization: it is left as it is.
   void stabilize_physics(Instance& instance);
+  // Both kinds of pendulums back at rest (the hair's clock at 0).
   void reset_physics();
   void set_physics_wind(float x, float y);  // non-finite values are ignored
 
@@ -183,6 +186,7 @@ class Animator {
   std::unique_ptr<anim::Expressions> expressions_;
   std::unique_ptr<anim::PosePlayer> poses_;
   std::unique_ptr<anim::Physics> physics_;
+  std::unique_ptr<anim::HairPhysics> hair_;  // Cubism 2's (HAIR)
   std::unique_ptr<anim::Behaviors> behaviors_;
   std::vector<float> values_;                  // the working copy an update builds
   std::vector<float> override_value_, override_weight_;

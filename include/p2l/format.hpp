@@ -115,7 +115,7 @@ WriteResult write(const Rig& rig, const WriteOptions& options = {});
 // Checks everything a file's records must satisfy; load() runs it, write() too.
 Error validate(const Rig& rig);
 
-// "1,2 STRS/1 CANV/1 ... CEXT/2": the majors and chunk versions this library reads.
+// "1,2 STRS/1 CANV/3 ... HAIR/1": the majors and chunk versions this library reads.
 const char* format_support();
 
 // The chunks this library knows, in the order the writer writes them.

@@ -518,6 +518,35 @@ struct Pose {
   bool operator==(const Pose&) const = default;
 };
 
+// HAIR: Cubism 2's hair pendulums (a model's physics.json), each played as the Cubism 2.1
+// runtime plays one (docs/RUNTIME.md "Hair physics"): an anchor its inputs move or tilt
+// gravity for, a bob hanging at [length] from it, and outputs that read the bob's angle.
+enum class HairSource : std::uint8_t { X = 0, Y = 1, GravityAngle = 2 };
+enum class HairValue : std::uint8_t { Angle = 0, AngularVelocity = 1 };
+struct HairInput {
+  std::uint32_t parameter = 0;
+  HairSource source = HairSource::X;
+  float scale = 0;   // the parameter's value times this is where the input pulls
+  float weight = 0;  // how far it pulls each update (1: all the way)
+  bool operator==(const HairInput&) const = default;
+};
+struct HairOutput {
+  std::uint32_t parameter = 0;
+  HairValue value = HairValue::Angle;
+  float scale = 0;   // degrees (or degrees per second) times this is written
+  float weight = 0;  // blended over the parameter's value by this
+  bool operator==(const HairOutput&) const = default;
+};
+struct Hair {
+  std::string name;
+  float length = 0;      // > 0
+  float resistance = 0;  // damps the bob's velocity (the file's "regist")
+  float mass = 0;        // > 0, of both points
+  std::vector<HairInput> inputs;
+  std::vector<HairOutput> outputs;
+  bool operator==(const Hair&) const = default;
+};
+
 // CEXT: what Cubism motions carry beyond parameter curves.
 enum class ClipCurveTarget : std::uint8_t { PartOpacity = 1, ModelOpacity = 2, EyeBlink = 3, LipSync = 4 };
 struct ClipEvent {
@@ -596,6 +625,7 @@ struct Rig {
   std::vector<UserData> user_data;
   std::optional<Pose> pose;
   std::vector<ClipExtension> clip_extensions;
+  std::vector<Hair> hairs;
   std::vector<RawChunk> unknown_chunks;
 
   // Deformers and virtual bones share one index space: DEFM first, then BONE's.

@@ -9,6 +9,7 @@
 #include "anim/clip_layers.hpp"
 #include "anim/expressions.hpp"
 #include "anim/frame_time.hpp"
+#include "anim/hair.hpp"
 #include "anim/physics.hpp"
 #include "anim/pose.hpp"
 #include "p2l/audio.hpp"
@@ -39,6 +40,7 @@ Animator::Animator(std::shared_ptr<const Model> model, const AnimatorOptions& op
   effects_->part_cubism.assign(rig.parts.size(), 0);
   set_cubism_playback(options_.cubism_playback);
   physics_ = std::make_unique<anim::Physics>(rig);
+  hair_ = std::make_unique<anim::HairPhysics>(rig);
   behaviors_ = std::make_unique<anim::Behaviors>(rig);
   // Lip sync mixes as Cubism's Framework mixes it when the rig plays by its rules.
   bool cubism_rig = rig.pose && rig.pose->cubism_playback;
@@ -99,7 +101,10 @@ void Animator::update(Instance& instance, float dt, std::uint32_t stages) {
   if (stages & kStageBehaviors) behaviors_->update(step, values_, effects_->cubism_updated);
   if ((stages & kStagePoses) && pose_enabled_) poses_->update(step);
   // Pendulums a vertex simulation replaces (advanced mode's H1) are skipped.
-  if (stages & kStagePhysics) physics_->step(step, values_, instance.skipped_physics());
+  if (stages & kStagePhysics) {
+    physics_->step(step, values_, instance.skipped_physics());
+    hair_->step(step, values_);
+  }
   // The vertex simulations step inside the evaluation (H6), after deformation.
   evaluate_values(instance, (stages & kStageSim) ? step : 0.0f);
 }
@@ -142,7 +147,10 @@ void Animator::evaluate_values(Instance& instance, float sim_dt) {
   instance.evaluate_values(values_, sim_dt);
 }
 
-void Animator::reset_physics() { physics_->reset(); }
+void Animator::reset_physics() {
+  physics_->reset();
+  hair_->reset();
+}
 
 void Animator::set_physics_wind(float x, float y) {
   if (std::isfinite(x) && std::isfinite(y)) physics_->set_wind(x, y);

@@ -12,7 +12,7 @@ enum class ChunkId : std::uint8_t {
   STRS, CANV, PARM, DEFM, PART, MESH, GLUE, DRAW, TEXR, PHYS, CLIP, ROLE,  // core
   PGUI, META,                                                                // information
   BONE, SKIN, COLL, SIMS,                                                    // extensions
-  EXPR, HITA, UDAT, POSE, CEXT,                                              // attached
+  EXPR, HITA, UDAT, POSE, CEXT, HAIR,                                        // attached
   Count
 };
 inline constexpr std::size_t kChunkIdCount = static_cast<std::size_t>(ChunkId::Count);
@@ -30,7 +30,7 @@ inline constexpr std::array<ChunkSpec, kChunkIdCount> kChunkSpecs{{
     {"TEXR", 1, true, false}, {"PHYS", 2, true, false}, {"CLIP", 1, true, false}, {"ROLE", 1, true, false},
     {"PGUI", 1, false, false}, {"META", 1, false, false}, {"BONE", 1, false, false}, {"SKIN", 1, false, false},
     {"COLL", 1, false, false}, {"SIMS", 1, false, false}, {"EXPR", 2, false, false}, {"HITA", 1, false, false},
-    {"UDAT", 1, false, false}, {"POSE", 2, false, false}, {"CEXT", 2, false, false},
+    {"UDAT", 1, false, false}, {"POSE", 2, false, false}, {"CEXT", 2, false, false}, {"HAIR", 1, false, false},
 }};
 
 // CEXT version 2: the flags byte that ends each record (docs/FORMAT.md 12.5).

@@ -74,6 +74,7 @@ bool parse_chunk(ChunkId id, const format::ChunkBytes& c, const std::vector<std:
     case ChunkId::UDAT: rr.user_data(rig.user_data); break;
     case ChunkId::POSE: rr.pose(rig.pose.emplace(), c.entry.version); break;
     case ChunkId::CEXT: rr.clip_extensions(rig.clip_extensions, c.entry.version); break;
+    case ChunkId::HAIR: rr.hairs(rig.hairs); break;
     case ChunkId::Count: break;
   }
   if (br.ok() && !br.at_end()) {

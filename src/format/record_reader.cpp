@@ -1066,6 +1066,44 @@ void RecordReader::pose(Pose& out, std::uint16_t chunk_version) {
   out.cubism_playback = (flags & kPoseFlagCubism) != 0;
 }
 
+void RecordReader::hairs(std::vector<Hair>& out) {
+  // Name, length, resistance, mass and two counts: 24 bytes; an input or output: 13.
+  std::uint32_t n = r_.count(24, "hair");
+  sized(out, n);
+  for (std::uint32_t i = 0; i < n && r_.ok(); ++i) {
+    mark(ChunkId::HAIR);
+    Hair& h = out[i];
+    str(h.name, "hair name");
+    h.length = r_.f32("hair length");
+    h.resistance = r_.f32("hair resistance");
+    h.mass = r_.f32("hair mass");
+    hair_links(h.inputs, "input", &HairInput::source, 2, "0 x, 1 y, 2 gravity angle");
+    hair_links(h.outputs, "output", &HairOutput::value, 1, "0 angle, 1 angular velocity");
+  }
+}
+
+// A hair's inputs or outputs: parameter, kind byte (at most [last]), scale, weight.
+template <class Link, class Kind>
+void RecordReader::hair_links(std::vector<Link>& out, const char* what, Kind Link::*kind, std::uint8_t last,
+                              const char* kinds) {
+  const std::string name = std::string("hair ") + what;
+  std::uint32_t n = r_.count(13, name.c_str());
+  sized(out, n);
+  for (std::uint32_t k = 0; k < n && r_.ok(); ++k) {
+    Link& link = out[k];
+    link.parameter = r_.u32("hair link parameter");
+    const std::size_t at = r_.pos();
+    const std::uint8_t byte = r_.u8("hair link kind");
+    if (r_.ok() && byte > last) {
+      r_.fail_at(at, ErrorCode::BadRecord, message("{} kind {} is unknown (expected {})", name, byte, kinds));
+      break;
+    }
+    link.*kind = static_cast<Kind>(byte);
+    link.scale = r_.f32("hair link scale");
+    link.weight = r_.f32("hair link weight");
+  }
+}
+
 void RecordReader::clip_extensions(std::vector<ClipExtension>& out, std::uint16_t chunk_version) {
   std::uint32_t n = r_.count(chunk_version >= 2 ? 17 : 16, "clip extension");
   sized(out, n);

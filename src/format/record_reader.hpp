@@ -70,6 +70,9 @@ class RecordReader {
   void hit_areas(std::vector<HitArea>& out);
   void user_data(std::vector<UserData>& out);
   void pose(Pose& out, std::uint16_t chunk_version);
+  void hairs(std::vector<Hair>& out);
+  template <class Link, class Kind>
+  void hair_links(std::vector<Link>& out, const char* what, Kind Link::*kind, std::uint8_t last, const char* kinds);
   void clip_extensions(std::vector<ClipExtension>& out, std::uint16_t chunk_version);
 
   // Encoded values.

@@ -692,6 +692,28 @@ void RecordWriter::pose(const Pose& p) {
   if (pose_version(p) >= 2) w_.u8(p.cubism_playback ? kPoseFlagCubism : 0);
 }
 
+void RecordWriter::hairs(const std::vector<Hair>& list) {
+  w_.u32(static_cast<std::uint32_t>(list.size()));
+  for (const Hair& h : list) {
+    name(h.name);
+    for (float v : {h.length, h.resistance, h.mass}) w_.f32(v);
+    w_.u32(static_cast<std::uint32_t>(h.inputs.size()));
+    for (const HairInput& in : h.inputs) {
+      w_.u32(in.parameter);
+      w_.u8(static_cast<std::uint8_t>(in.source));
+      w_.f32(in.scale);
+      w_.f32(in.weight);
+    }
+    w_.u32(static_cast<std::uint32_t>(h.outputs.size()));
+    for (const HairOutput& o : h.outputs) {
+      w_.u32(o.parameter);
+      w_.u8(static_cast<std::uint8_t>(o.value));
+      w_.f32(o.scale);
+      w_.f32(o.weight);
+    }
+  }
+}
+
 std::uint16_t pose_version(const Pose& p) { return p.cubism_playback ? 2 : 1; }
 
 std::uint16_t clip_extension_version(const std::vector<ClipExtension>& list) {

@@ -66,6 +66,7 @@ class RecordWriter {
   void hit_areas(const std::vector<HitArea>& list);
   void user_data(const std::vector<UserData>& list);
   void pose(const Pose& p);  // at pose_version(p)
+  void hairs(const std::vector<Hair>& list);
   void clip_extensions(const std::vector<ClipExtension>& list);  // at clip_extension_version(list)
 
  private:

@@ -729,6 +729,21 @@ class Validator {
       }
       for (const auto& f : x.fades) ref(f.curve, rig_.clips[x.clip].curves.size(), "curve", where + " fade");
     }
+    for (std::size_t i = 0; i < rig_.hairs.size() && ok(); ++i) {
+      const Hair& h = rig_.hairs[i];
+      const Where where{ChunkId::HAIR, i, "hair", i, &h.name};
+      // The bob is put back at [length] from the anchor and accelerated by force / mass.
+      if (!(h.length > 0.0f) || !(h.mass > 0.0f))
+        fail(where, ErrorCode::BadStructure, "{}: expected a length and a mass above 0");
+      for (const auto& in : h.inputs) {
+        ref(in.parameter, parameters_, "input parameter", where);
+        if (in.source > HairSource::GravityAngle) fail(where, ErrorCode::BadRecord, "{}: unknown input source");
+      }
+      for (const auto& out : h.outputs) {
+        ref(out.parameter, parameters_, "output parameter", where);
+        if (out.value > HairValue::AngularVelocity) fail(where, ErrorCode::BadRecord, "{}: unknown output value");
+      }
+    }
   }
 
   // Kept chunks are written back verbatim: their tags must be valid and not clash.

@@ -58,6 +58,7 @@ bool has_content(const Rig& rig, ChunkId id) {
     case ChunkId::UDAT: return !rig.user_data.empty();
     case ChunkId::POSE: return rig.pose.has_value();
     case ChunkId::CEXT: return !rig.clip_extensions.empty();
+    case ChunkId::HAIR: return !rig.hairs.empty();
     default: return true;
   }
 }
@@ -87,6 +88,7 @@ void write_records(format::RecordWriter& w, const Rig& rig, ChunkId id) {
     case ChunkId::UDAT: w.user_data(rig.user_data); break;
     case ChunkId::POSE: w.pose(*rig.pose); break;
     case ChunkId::CEXT: w.clip_extensions(rig.clip_extensions); break;
+    case ChunkId::HAIR: w.hairs(rig.hairs); break;
     case ChunkId::Count: break;
   }
 }
@@ -236,6 +238,7 @@ void write_v1(const Rig& rig, const WriteOptions& options, WriteResult& result) 
   lost(!rig.user_data.empty(), "UDAT: mesh user data");
   lost(rig.pose.has_value(), "POSE: part pose groups");
   lost(!rig.clip_extensions.empty(), "CEXT: clip events, part/model opacity curves and per-curve fades");
+  lost(!rig.hairs.empty(), "HAIR: Cubism 2 hair pendulums");
   for (const RawChunk& u : rig.unknown_chunks) result.dropped.push_back(u.tag + ": an unknown chunk kept from the source");
   result.bytes = std::move(out.bytes());
 }

@@ -33,6 +33,12 @@ void flag(V& v, S&, const char* key, B& member) {
   if (!std::is_const_v<S> || member) v(key, member);
 }
 
+// The same for a list a later chunk added (HAIR): written only when not empty; always read.
+template <class V, class S, class L>
+void added_list(V& v, S&, const char* key, L& member) {
+  if (!std::is_const_v<S> || !member.empty()) v(key, member);
+}
+
 // Grid<F> flattens its cells' coordinates into one vector; the JSON form gives each cell
 // its own "at" list, so a grid is written and read through this shape.
 template <class F>
@@ -640,6 +646,32 @@ void fields(V& v, S& s) {
   flag(v, s, "unrestricted_beziers", s.unrestricted_beziers);
 }
 
+template <class V, Is<HairInput> S>
+void fields(V& v, S& s) {
+  v("parameter", s.parameter);
+  v("source", s.source);
+  v("scale", s.scale);
+  v("weight", s.weight);
+}
+
+template <class V, Is<HairOutput> S>
+void fields(V& v, S& s) {
+  v("parameter", s.parameter);
+  v("value", s.value);
+  v("scale", s.scale);
+  v("weight", s.weight);
+}
+
+template <class V, Is<Hair> S>
+void fields(V& v, S& s) {
+  v("name", s.name);
+  v("length", s.length);
+  v("resistance", s.resistance);
+  v("mass", s.mass);
+  v("inputs", s.inputs);
+  v("outputs", s.outputs);
+}
+
 template <class V, Is<RawChunk> S>
 void fields(V& v, S& s) {
   v("tag", s.tag);
@@ -677,6 +709,7 @@ void fields(V& v, S& s) {
   v("user_data", s.user_data);
   v("pose", s.pose);
   v("clip_extensions", s.clip_extensions);
+  added_list(v, s, "hairs", s.hairs);
   v("unknown_chunks", s.unknown_chunks);
 }
 

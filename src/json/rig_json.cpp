@@ -182,6 +182,9 @@ constexpr Named<SegmentKind> kSegmentKinds[] = {{SegmentKind::Linear, "linear"},
                                                 {SegmentKind::InverseStepped, "inverse_stepped"}};
 constexpr Named<GuiLabel> kGuiLabels[] = {
     {GuiLabel::None, "none"}, {GuiLabel::Preset, "preset"}, {GuiLabel::Custom, "custom"}};
+constexpr Named<HairSource> kHairSources[] = {
+    {HairSource::X, "x"}, {HairSource::Y, "y"}, {HairSource::GravityAngle, "gravity_angle"}};
+constexpr Named<HairValue> kHairValues[] = {{HairValue::Angle, "angle"}, {HairValue::AngularVelocity, "angular_velocity"}};
 constexpr Named<ExpressionBlend> kExpressionBlends[] = {
     {ExpressionBlend::Add, "add"}, {ExpressionBlend::Multiply, "multiply"}, {ExpressionBlend::Overwrite, "overwrite"}};
 constexpr Named<ClipCurveTarget> kClipCurveTargets[] = {{ClipCurveTarget::PartOpacity, "part_opacity"},
@@ -201,6 +204,8 @@ std::span<const Named<PhysicsSource>> names_of(PhysicsSource) { return kPhysicsS
 std::span<const Named<SegmentKind>> names_of(SegmentKind) { return kSegmentKinds; }
 std::span<const Named<GuiLabel>> names_of(GuiLabel) { return kGuiLabels; }
 std::span<const Named<ExpressionBlend>> names_of(ExpressionBlend) { return kExpressionBlends; }
+std::span<const Named<HairSource>> names_of(HairSource) { return kHairSources; }
+std::span<const Named<HairValue>> names_of(HairValue) { return kHairValues; }
 std::span<const Named<ClipCurveTarget>> names_of(ClipCurveTarget) { return kClipCurveTargets; }
 
 // A type with a field list: a JSON object.

@@ -1,6 +1,7 @@
 // A Cubism 2 model.json and the files it names: the .moc (cubism2/moc_import), its texture
-// pages, .mtn motions (cubism2/mtn_clip) with the model.json's groups and fades, .exp.json
-// expressions, the pose, hit areas and the framework's initial values. docs/IMPORT.md ("Cubism 2
+// pages, the hair physics (physics2.cpp), .mtn motions (cubism2/mtn_clip) with the
+// model.json's groups and fades, .exp.json expressions, the pose, hit areas and the
+// framework's initial values. docs/IMPORT.md ("Cubism 2
 // models") is the mapping table; everything not carried over is a report line.
 #include <algorithm>
 #include <filesystem>
@@ -202,9 +203,6 @@ void import_model2(Sources& sources, const Node& root, ImportResult& result) {
   Rig& rig = result.rig;
   for (const Node& t : root.elements_of("textures")) rig.textures.push_back(read_texture(sources.read(t.string()), t.string(), false));
   read_initial_values(root, rig, result.report);
-  if (const auto physics = root.find("physics"); physics && !physics->json().is_null())
-    result.report.dropped.push_back(physics->note(quote_id(physics->string()) +
-                                                  ": Cubism 2's hair physics is not carried over yet (issue 40)"));
   // A side file that is not there (a widget package may lack one) is left out, as the
   // framework goes on without it.
   auto there = [&](const Node& file) {
@@ -212,6 +210,10 @@ void import_model2(Sources& sources, const Node& root, ImportResult& result) {
     result.report.dropped.push_back(file.note(quote_id(file.string()) + " is not there: left out"));
     return false;
   };
+  if (const auto physics = root.find("physics"); physics && !physics->json().is_null() && there(*physics)) {
+    const Document doc = sources.read_json(physics->string());
+    read_physics2(Node(doc), rig, result.report);
+  }
   if (const auto pose = root.find("pose"); pose && !pose->json().is_null() && there(*pose)) {
     const Document doc = sources.read_json(pose->string());
     read_pose2(Node(doc), rig, result.report);
@@ -235,6 +237,7 @@ void import_model2(Sources& sources, const Node& root, ImportResult& result) {
 void list_model2_files(const Node& root, const std::function<void(const std::string&)>& add) {
   add(root.at("model").string());
   for (const Node& t : root.elements_of("textures")) add(t.string());
+  if (const auto f = root.find("physics"); f && !f->json().is_null()) add(f->string());
   if (const auto f = root.find("pose"); f && !f->json().is_null()) add(f->string());
   for (const Node& e : root.elements_of("expressions")) add(e.at("file").string());
   if (const auto list = root.find("motions"))

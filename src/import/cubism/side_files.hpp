@@ -85,6 +85,8 @@ void import_model2(Sources& sources, const Node& root, ImportResult& result);
 // A Cubism 2 .exp.json as expression [name]; a .pose.json as the rig's pose.
 void read_exp2(const Node& root, const std::string& name, Rig& rig, ImportReport& report);
 void read_pose2(const Node& root, Rig& rig, ImportReport& report);
+// A Cubism 2 physics.json's hairs as the rig's HAIR pendulums (physics2.cpp).
+void read_physics2(const Node& root, Rig& rig, ImportReport& report);
 // The files import_model2 reads, in its order (after the model.json).
 void list_model2_files(const Node& root, const std::function<void(const std::string&)>& add);
 
