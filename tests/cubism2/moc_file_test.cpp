@@ -3,6 +3,10 @@
 // and damaged or hostile files are refused with a message naming the problem.
 #include <algorithm>
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
 
 #include <cstring>
 #include <string>
@@ -288,6 +292,24 @@ TEST(MocFile, TheImportersNameACubism2File) {
   const p2l::ImportResult bare = p2l::import_cubism("m.moc", files);
   ASSERT_TRUE(bare) << bare.error.to_string();
   EXPECT_EQ(bare.rig.meshes.size(), 5u);
+}
+
+// A name with a leading '/' is in the model's folder, as the frameworks join it to the model's
+// URL (a gathered model.json names "/model.moc"): never a file at the machine's root.
+TEST(MocFile, ALeadingSlashNamesAFileInTheModelsFolder) {
+  const auto dir = std::filesystem::temp_directory_path() / ("p2l_slash_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::vector<std::uint8_t> moc = write_moc(synth_moc(9));
+  std::ofstream(dir / "m.moc", std::ios::binary).write(reinterpret_cast<const char*>(moc.data()), static_cast<std::streamsize>(moc.size()));
+  std::ofstream(dir / "m.model.json") << R"({"model": "/m.moc", "motions": {"idle": [{"file": "/etc/hostname"}]}})";
+  const p2l::ImportResult imported = p2l::import_cubism((dir / "m.model.json").string());
+  std::filesystem::remove_all(dir);
+  ASSERT_TRUE(imported) << imported.error.to_string();
+  EXPECT_EQ(imported.rig.meshes.size(), 5u);
+  // "/etc/hostname" is looked for in the folder, not at the root.
+  EXPECT_TRUE(imported.rig.clips.empty());
+  EXPECT_TRUE(std::any_of(imported.report.dropped.begin(), imported.report.dropped.end(),
+                          [](const std::string& line) { return line.find("\"/etc/hostname\" is not there") != std::string::npos; }));
 }
 
 }  // namespace

@@ -117,7 +117,8 @@ for (const file of args) {
       seen.add(path.normalize(mtnPath));
       const clip = path.basename(entry.file, '.mtn');
       const fadeIn = entry.fade_in > 0 ? entry.fade_in : 1000, fadeOut = entry.fade_out > 0 ? entry.fade_out : 1000;
-      const name = path.basename(file) === 'model.json' ? `${path.basename(dir)}/model.json` : path.basename(file);
+      // A bare model.json is named by its folders (collections hold many).
+      const name = path.basename(file) === 'model.json' ? path.join(path.basename(path.dirname(dir)), path.basename(dir), 'model.json') : path.basename(file);
       let ours;
       try {
         ours = parseTrace(execFileSync(trace, [file, '--motion', clip, '--rate', String(RATE)],

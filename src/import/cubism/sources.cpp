@@ -14,12 +14,20 @@ std::string join_names(const std::string& folder, const std::string& name) {
   return std::filesystem::path(folder.empty() ? name : folder + "/" + name).lexically_normal().generic_string();
 }
 
+// A file a model names is in or under the model's folder: a leading '/' is joined to the folder
+// as Cubism's frameworks join it to the model's URL ("dir/" + "/model.moc" reads dir/model.moc),
+// never read from the root of the machine's file system.
+std::filesystem::path under_folder(const std::string& reference) {
+  const std::size_t first = reference.find_first_not_of('/');
+  return std::filesystem::path(first == std::string::npos ? std::string() : reference.substr(first));
+}
+
 }  // namespace
 
 std::string Sources::name_of(const std::string& reference) const { return join_names(name_folder_, reference); }
 
 std::vector<std::uint8_t> Sources::read_named(const std::string& reference, const std::string& shown) {
-  return reader_ != nullptr ? read_through(join_names(name_folder_, reference), shown) : read_path(folder_ / reference, shown);
+  return reader_ != nullptr ? read_through(join_names(name_folder_, reference), shown) : read_path(folder_ / under_folder(reference), shown);
 }
 
 std::vector<std::uint8_t> Sources::read_own(const std::string& path, const std::string& shown) {
@@ -62,7 +70,7 @@ bool Sources::exists(const std::string& reference) {
   return false;
 #else
   std::error_code ec;
-  return std::filesystem::is_regular_file(folder_ / reference, ec);
+  return std::filesystem::is_regular_file(folder_ / under_folder(reference), ec);
 #endif
 }
 
@@ -78,7 +86,7 @@ Document Sources::read_json(const std::string& reference) {
 #if !defined(P2L_WASM)
   if (reader_ == nullptr) {
     std::error_code ec;
-    const std::uintmax_t size = std::filesystem::file_size(folder_ / reference, ec);
+    const std::uintmax_t size = std::filesystem::file_size(folder_ / under_folder(reference), ec);
     if (!ec && size > kMaxJsonBytes) too_large(size);
   }
 #endif
