@@ -116,6 +116,12 @@ else
     cp build-wasm/fixture-mocs/v6-all.moc3 "$SITE/fixtures/v6-all.moc3"
   fi
   [[ -f "$SITE/fixtures/v6-all.moc3" ]] && PIXI_ARGS+=(--moc3 fixtures/v6-all.moc3)
+  # A Cubism 2 model.json (npm live2d-widget-model-shizuku, fetched, never committed).
+  CACHE=${P2L_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/p2lrt}
+  if scripts/cubism2_models.sh > /dev/null 2>&1; then
+    ln -sfn "$CACHE/live2d-widget-model-shizuku-1.0.5/package/assets" "$SITE/cubism2-shizuku"
+    PIXI_ARGS+=(--cubism2 cubism2-shizuku/shizuku.model.json)
+  fi
   node web/test/pixi.mjs --url "http://127.0.0.1:$PORT/pixi-test.html" --playwright "$PLAYWRIGHT/package" \
     --chromium "$CHROMIUM" --out build-browser/pixi-test "${PIXI_ARGS[@]}" || status=$?
 fi

@@ -3,7 +3,8 @@
 # scripts/fetch_cubism_core.sh caches; skipped (77) without it or without the X tools):
 #  1. without a display, and with Mesa held to OpenGL 3.0, it exits with a message that says so;
 #     a bare .moc3 opens and says it has no textures; on the example character Down shows an
-#     expression and Up takes it away;
+#     expression and Up takes it away; a Cubism 2 model.json (npm shizuku) opens, turns her head to
+#     the pointer and plays the next motion on Right;
 #  2. in a window under Xvfb: the pointer at the top right, then at the bottom left, turns the head
 #     that way (the trace's AngleX and AngleY); a click on her body plays a motion and names it;
 #     the Right key plays the next motion; Esc closes the window, exit code 0;
@@ -100,6 +101,32 @@ wait_until expression_is_not "$shown" || fail "Up did not leave $shown"
 echo "run_view_test: expressions: Down -> $shown, Up -> $(field "$(last_trace "$out/expressions.out")" expression)"
 xdotool key --window "$window" Escape 2> /dev/null || true
 wait "$viewer" || fail "the example character's viewer exited with $?: $(cat "$out/expressions.err")"
+
+# 1e. A Cubism 2 model.json (npm live2d-widget-model-shizuku, fetched into the cache; skipped
+# when it cannot be): it opens with its textures, the pointer at the top right turns her head and
+# her hair physics swings, and Right plays another motion.
+root=$(cd "$(dirname "$0")/../.." && pwd)
+shizuku=$HOME/.cache/p2lrt/live2d-widget-model-shizuku-1.0.5/package/assets/shizuku.model.json
+if (cd "$root" && bash scripts/cubism2_models.sh > /dev/null 2>&1) && [[ -f $shizuku ]]; then
+  "$p2lrt" view "$shizuku" --trace --size 900x700 > "$out/cubism2.out" 2> "$out/cubism2.err" &
+  viewer=$!
+  window=$(timeout 30 xdotool search --sync --name "p2lrt view" | head -n 1)
+  wait_frames "$out/cubism2.out"
+  xdotool mousemove 890 10
+  settle "$out/cubism2.out" 2 890,10
+  turned=$(last_trace "$out/cubism2.out")
+  "$shot" "$out/cubism2_look_up_right.png" 0 0 900 700
+  greater "$(field "$turned" AngleX)" 0 10 || fail "a Cubism 2 model's head does not follow the pointer: $turned"
+  grep -q "has no textures" "$out/cubism2.err" && fail "a Cubism 2 model.json opened without its textures: $(cat "$out/cubism2.err")"
+  before=$(field "$turned" motion)
+  xdotool key --window "$window" Right
+  wait_until motion_is_not "$out/cubism2.out" "$before" || fail "Right did not change the Cubism 2 model's motion ($before)"
+  echo "run_view_test: Cubism 2 (shizuku): AngleX $(field "$turned" AngleX) at the top right; Right: $before -> $(field "$(last_trace "$out/cubism2.out")" motion)"
+  xdotool key --window "$window" Escape 2> /dev/null || true
+  wait "$viewer" || fail "the Cubism 2 model's viewer exited with $?: $(cat "$out/cubism2.err")"
+else
+  echo "run_view_test: SKIPPED 1e: the npm Cubism 2 models could not be fetched"
+fi
 
 # 2. The window.
 "$p2lrt" view "$model" --trace --size 1100x800 > "$out/window.out" 2> "$out/window.err" &

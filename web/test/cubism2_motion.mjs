@@ -7,33 +7,54 @@
 // With the model's physics.json the runtime's PhysicsHair swings too, as the framework's
 // L2DPhysics drives it (after the values are saved, given the milliseconds since it was made,
 // one update before the motion's first): p2lrt imports it as its HAIR chunk.
-//   node web/test/cubism2_motion.mjs LIVE2D_MIN_JS P2L_MOTION_TRACE [--check] [--json OUT] MODEL.model.json...
+// With --framework (the official Cubism 2 framework's source, npm live2d-widget), the model's
+// pose.json is applied as its L2DPose applies it and every pose part's opacity compared too;
+// with --expressions, each expression is then played over the first idle motion as
+// L2DExpressionMotion in a second L2DMotionManager (the sample's expression manager).
+//   node web/test/cubism2_motion.mjs LIVE2D_MIN_JS P2L_MOTION_TRACE [--check] [--json OUT] [--markdown]
+//        [--framework FRAMEWORK_JS [--expressions]] MODEL.model.json...
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import vm from 'node:vm';
 import { loadRuntime, Model } from './cubism2_runtime.mjs';
 
 const args = process.argv.slice(2);
 const [runtime, trace] = args.splice(0, 2);
-let check = false, jsonOut = null, markdown = false;
+let check = false, jsonOut = null, markdown = false, frameworkPath = null, expressionsMode = false;
 for (let i = 0; i < args.length;) {
   if (args[i] === '--check') { check = true; args.splice(i, 1); }
+  else if (args[i] === '--framework') { frameworkPath = args[i + 1]; args.splice(i, 2); }
+  else if (args[i] === '--expressions') { expressionsMode = true; args.splice(i, 1); }
   else if (args[i] === '--markdown') { markdown = true; args.splice(i, 1); }
   else if (args[i] === '--json') { jsonOut = args[i + 1]; args.splice(i, 2); }
   else i++;
 }
 loadRuntime(runtime);
 const RATE = 60;
+// The official Cubism 2 framework (npm live2d-widget's src/lib/_Live2DFramework.official.js, run,
+// never copied): its L2DPose and L2DExpressionMotion, which live only there.
+if (frameworkPath) {
+  vm.runInThisContext(fs.readFileSync(frameworkPath, 'utf8'), { filename: frameworkPath });
+  globalThis.Live2DFramework.setPlatformManager({
+    jsonParseFromBytes: (buf) => JSON.parse(Buffer.from(buf).toString('utf8').replace(/^\uFEFF/, '')),
+  });
+}
 
-// p2l_motion_trace's output: parameters (id, min, max) and per frame the values.
+// p2l_motion_trace's output: parameters (id, min, max), parts, and per frame the values and
+// the parts' animation opacities.
 function parseTrace(text) {
-  const params = [], frames = [];
+  const params = [], parts = [], frames = [], opacities = [];
   for (const line of text.split('\n')) {
     const f = line.split('\t');
     if (f[0] === 'P') params.push({ id: f[1], min: Number(f[2]), max: Number(f[3]) });
-    else if (f[0] === 'F') frames.push(f.slice(2, 2 + params.length).map(Number));
+    else if (f[0] === 'Q') parts.push(f[1]);
+    else if (f[0] === 'F') {
+      frames.push(f.slice(2, 2 + params.length).map(Number));
+      opacities.push(f.slice(2 + params.length).map(Number));
+    }
   }
-  return { params, frames };
+  return { params, parts, frames, opacities };
 }
 
 // The runtime playing [mtn] on [model] for [frames] updates at 60 Hz from t0, the first
@@ -54,7 +75,9 @@ function hairsOf(physics) {
   });
 }
 
-function playRuntime(model, mtnBytes, fadeIn, fadeOut, frames, ids, physics) {
+// [side]: the framework's pose (pose.json bytes) and an expression (.exp.json bytes) to play
+// with the motion, and the parts whose opacity to read.
+function playRuntime(model, mtnBytes, fadeIn, fadeOut, frames, ids, physics, side = {}) {
   const motion = globalThis.Live2DMotion.loadMotion(mtnBytes.buffer.slice(mtnBytes.byteOffset, mtnBytes.byteOffset + mtnBytes.byteLength));
   motion.setFadeIn(fadeIn);
   motion.setFadeOut(fadeOut);
@@ -70,7 +93,13 @@ function playRuntime(model, mtnBytes, fadeIn, fadeOut, frames, ids, physics) {
   // Made one update's step before the first update, as p2lrt's animator is (its clock has
   // one step on it at its first update).
   const hairs = hairsOf(physics), madeAt = t0 - step * 1000;
-  const out = [], times = [];
+  const pose = side.pose ? globalThis.L2DPose.load(side.pose) : null;
+  let expressions = null;
+  if (side.expression) {
+    expressions = new globalThis.L2DMotionManager();
+    expressions.startMotion(globalThis.L2DExpressionMotion.loadJson(side.expression), false);
+  }
+  const out = [], times = [], parts = [];
   for (let k = 1; k <= frames; k++) {
     globalThis.UtSystem.setUserTimeMSec(t0 + clock * 1000);
     times.push(clock);
@@ -78,12 +107,16 @@ function playRuntime(model, mtnBytes, fadeIn, fadeOut, frames, ids, physics) {
     m.loadParam();
     queue.updateParam(m);
     m.saveParam();
+    // The framework sample's order: expression, physics, pose.
+    if (expressions) expressions.updateParam(m);
     for (const hair of hairs) hair.update(m, globalThis.UtSystem.getUserTimeMSec() - madeAt);
+    if (pose) pose.updateParam(m);
     out.push(ids.map((id) => m.getParamFloat(id)));
+    parts.push((side.parts ?? []).map((id) => m.getPartsOpacity(id)));
   }
   // The motion's frame rate and curves as the runtime read them.
   const curves = new Map(motion.motions.map((c) => [c._$4P, c._$I0]));
-  return { values: out, times, fps: motion._$D0, curves };
+  return { values: out, parts, times, fps: motion._$D0, curves };
 }
 
 // Whether an update at [time] falls on a frame of the motion (within 1e-6 of a frame) where
@@ -106,34 +139,61 @@ const rows = [];
 for (const file of args) {
   const dir = path.dirname(file);
   const settings = JSON.parse(fs.readFileSync(file, 'utf8'));
-  const model = new Model(fs.readFileSync(path.join(dir, settings.model)));
+  const mocBytes = fs.readFileSync(path.join(dir, settings.model));
   const physics = settings.physics && fs.existsSync(path.join(dir, settings.physics))
     ? JSON.parse(fs.readFileSync(path.join(dir, settings.physics), 'utf8')) : null;
+  // With the framework: the pose (when the model has one) and, with --expressions, each
+  // expression over the model's first idle motion after the motions alone.
+  const posePath = frameworkPath && settings.pose ? path.join(dir, settings.pose) : null;
+  const poseBytes = posePath && fs.existsSync(posePath) ? fs.readFileSync(posePath) : null;
+  const poseParts = [];
+  if (poseBytes)
+    for (const g of JSON.parse(poseBytes.toString('utf8').replace(/^\uFEFF/, '')).parts_visible ?? [])
+      for (const e of g.group ?? []) poseParts.push(e.id, ...(e.link ?? []));
+  const runs = [];
   const seen = new Set();
   for (const [group, list] of Object.entries(settings.motions ?? {})) {
     for (const entry of list) {
       const mtnPath = path.join(dir, entry.file);
       if (seen.has(path.normalize(mtnPath)) || !fs.existsSync(mtnPath)) continue;
       seen.add(path.normalize(mtnPath));
+      runs.push({ group, entry, mtnPath });
+    }
+  }
+  const plays = [...runs];
+  const idle = runs.find((r) => r.group === 'idle') ?? runs[0];
+  if (expressionsMode && idle)
+    for (const e of settings.expressions ?? [])
+      if (fs.existsSync(path.join(dir, e.file))) plays.push({ ...idle, expression: e });
+  for (const { group, entry, mtnPath, expression } of plays) {
+    {
       const clip = path.basename(entry.file, '.mtn');
       const fadeIn = entry.fade_in > 0 ? entry.fade_in : 1000, fadeOut = entry.fade_out > 0 ? entry.fade_out : 1000;
       // A bare model.json is named by its folders (collections hold many).
       const name = path.basename(file) === 'model.json' ? path.join(path.basename(path.dirname(dir)), path.basename(dir), 'model.json') : path.basename(file);
+      const label = `${group}/${clip}` + (expression ? ` + ${expression.name}` : '');
       let ours;
       try {
-        ours = parseTrace(execFileSync(trace, [file, '--motion', clip, '--rate', String(RATE)],
-          { encoding: 'utf8', maxBuffer: 1 << 30, stdio: ['ignore', 'pipe', 'pipe'] }));
+        ours = parseTrace(execFileSync(trace, [file, '--motion', clip, '--rate', String(RATE),
+          ...(expression ? ['--expression', expression.name] : [])],
+        { encoding: 'utf8', maxBuffer: 1 << 30, stdio: ['ignore', 'pipe', 'pipe'] }));
       } catch (e) {
         // A model p2lrt refuses to import is a finding of its own, named with its reason.
         const why = String(e.stderr || e.message).trim().split('\n')[0];
-        rows.push({ model: name, motion: `${group}/${clip}`, frames: 0, worst: Infinity, at: why, ties: 0 });
-        console.log(`cubism2_motion: ${name} ${group}/${clip}: not played: ${why}`);
+        rows.push({ model: name, motion: label, frames: 0, worst: Infinity, at: why, ties: 0 });
+        console.log(`cubism2_motion: ${name} ${label}: not played: ${why}`);
         continue;
       }
       const ids = ours.params.map((p) => p.id);
-      const run = playRuntime(model, fs.readFileSync(mtnPath), fadeIn, fadeOut, ours.frames.length, ids, physics);
+      const compareParts = poseParts.filter((id) => ours.parts.includes(id));
+      // A fresh model for every run, as p2lrt's trace starts fresh: the pose's VISIBLE:
+      // parameters would otherwise carry the last motion's choice of parts into this one.
+      const run = playRuntime(new Model(mocBytes), fs.readFileSync(mtnPath), fadeIn, fadeOut, ours.frames.length, ids, physics, {
+        pose: poseBytes, parts: compareParts,
+        expression: expression ? fs.readFileSync(path.join(dir, expression.file)) : null,
+      });
       const theirs = run.values;
-      const row = { model: name, motion: `${group}/${clip}`, frames: ours.frames.length, worst: 0, at: '', ties: 0 };
+      const row = { model: name, motion: label, frames: ours.frames.length, worst: 0, at: '', ties: 0 };
       // The runtime's reader loses the curves after "$fps" in a file with LF-only line endings
       // (they are read as more fps values); p2lrt reads them. Such a motion is listed apart.
       const written = curveLines(fs.readFileSync(mtnPath, 'latin1'));
@@ -162,6 +222,15 @@ for (const file of args) {
           if (e > row.worst) { row.worst = e; row.at = `frame ${k + 1}, ${p.id} (p2lrt ${v}, runtime ${theirs[k][i]})`; }
         });
       });
+      // The pose's part opacities (0..1), after every update.
+      const partColumn = compareParts.map((id) => ours.parts.indexOf(id));
+      ours.opacities.forEach((values, k) => {
+        partColumn.forEach((c, i) => {
+          const e = Math.abs(values[c] - run.parts[k][i]);
+          if (e > row.worst) { row.worst = e; row.at = `frame ${k + 1}, part ${compareParts[i]} (p2lrt ${values[c]}, runtime ${run.parts[k][i]})`; }
+        });
+      });
+      if (compareParts.length) row.parts = compareParts.length;
       rows.push(row);
       console.log(`cubism2_motion: ${row.model} ${row.motion}: ${row.frames} frames; worst ${row.worst.toExponential(2)} of a range` +
         (row.worst > 1e-3 ? ` at ${row.at}` : '') + (row.ties ? `; ${row.ties} updates on a step's frame (either side)` : ''));

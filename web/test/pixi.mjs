@@ -6,6 +6,7 @@
 //   node web/test/pixi.mjs --url http://127.0.0.1:8765/pixi-test.html --playwright DIR
 //        --chromium /usr/bin/chromium --out build-browser/pixi-test
 //        [--haru haru/haru_greeter_t03.model3.json] [--moc3 fixtures/v6-all.moc3] [--rig character.p2lrt]
+//        [--cubism2 shizuku/shizuku.model.json]
 //        [--wav speech.wav]
 //
 // Checks: (1) Haru from its model3.json through Live2DModel.from: the idle motion, a motion of
@@ -35,12 +36,13 @@ const P99_LIMIT = 2;
 const MEAN_LIMIT = 0.5;
 const CYCLES = 200;
 const HARU_SCALE = 0.25;
+const CUBISM2_SCALE = 0.4;
 
 const CHROMIUM_FLAGS = ['--no-sandbox', '--disable-gpu', '--enable-unsafe-swiftshader', '--disable-background-networking',
                         '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic',
                         '--autoplay-policy=no-user-gesture-required'];
 
-const { values: args } = parseArgs({ options: Object.fromEntries(['url', 'playwright', 'chromium', 'out', 'haru', 'moc3', 'rig', 'wav']
+const { values: args } = parseArgs({ options: Object.fromEntries(['url', 'playwright', 'chromium', 'out', 'haru', 'moc3', 'rig', 'wav', 'cubism2']
   .map((key) => [key, { type: 'string' }])) });
 for (const key of ['url', 'playwright', 'chromium', 'out'])
   if (!args[key]) throw new Error(`pixi.mjs: --${key} is required`);
@@ -152,6 +154,22 @@ async function main() {
       console.log(`         plugin (update + Pixi render + sync): ${ms(speed.plugin)}; player's renderer (update + draw + sync): ${ms(speed.player)}`);
       console.log(`         drawing alone: plugin ${ms(speed.pluginDraw)}; player ${ms(speed.playerDraw)}; ` +
                   `Pixi's render of the stage without redrawing the model ${ms(speed.pixiAlone)}`);
+    }
+
+    // (7)
+    if (!args.cubism2) {
+      console.log('SKIPPED (7) Cubism 2: the npm widget model could not be fetched (no --cubism2)');
+    } else {
+      const c2 = await page.evaluate(({ url, scale }) => window.pixiTest.cubism2(url, scale, 'PARAM_KAMIYURE_FRONT'),
+        { url: args.cubism2, scale: CUBISM2_SCALE });
+      await saveImages(page);
+      check(c2.meshes > 0 && c2.events.some((e) => e[0].toLowerCase() === 'idle') && c2.motion === true && c2.events.some((e) => e[0] === c2.other),
+            `(7) a Cubism 2 model.json (${args.cubism2}) loads in ${c2.loadMs.toFixed(0)} ms (${c2.meshes} meshes, groups ${JSON.stringify(c2.groups)}); ` +
+            `its idle motion starts by itself, then motion('${c2.other}', 0): events ${JSON.stringify(c2.events)}`);
+      check(c2.angleX > 5 && c2.hairMax - c2.hairMin > 0.05,
+            `(7) focus() turns the head (PARAM_ANGLE_X ${c2.angleX.toFixed(2)}) and the hair physics swings PARAM_KAMIYURE_FRONT over ` +
+            `[${c2.hairMin.toFixed(3)}, ${c2.hairMax.toFixed(3)}] (${c2.hairAt29.toFixed(3)} before the turn)`);
+      check(matches(c2.stats), `(7) its frame through Pixi (${c2.width}x${c2.height}) equals the player's at the same evaluation: ${figures(c2.stats)}`);
     }
 
     // (6)

@@ -319,6 +319,44 @@ window.pixiTest = {
     return { info, pages, results };
   },
 
+  // (7) A Cubism 2 model (an npm widget model) from its model.json: the idle motion the plugin
+  // starts by itself, a focus point that turns the head, the hair (HAIR) swinging after it, a
+  // motion of another group, and the frame against the player's at the same evaluation.
+  async cubism2(url, scale, hairId) {
+    const started = performance.now();
+    const model = await Live2DModel.from(url, { autoUpdate: false });
+    const loadMs = performance.now() - started;
+    const width = Math.round(model.rig.width * scale), height = Math.round(model.rig.height * scale);
+    app.renderer.resize(width, height);
+    for (const c of app.stage.children) c.visible = false;
+    model.scale.set(scale);
+    app.stage.addChild(model);
+    const events = [];
+    model.on('motionStart', (...args) => events.push(args.slice(0, 2)));
+    const groups = Object.keys(model.motionGroups);
+    const other = groups.find((g) => g.toLowerCase() !== 'idle' && model.motionGroups[g] > 0);
+    const hair = [];
+    let motion = null;
+    for (let frame = 0; frame < 120; frame++) {
+      if (frame === 30) model.focus(width, height / 2);  // the head turns right: the hair swings
+      if (frame === 60 && other) motion = await model.motion(other, 0, MotionPriority.NORMAL);
+      model.update(1000 / 60);
+      hair.push(model.getParameter(hairId));
+    }
+    app.renderer.render(app.stage);
+    const pixi = readPixi();
+    const reference = await playerFrame(model.rig, width, height);
+    keep('cubism2.pixi', pixi);
+    keep('cubism2.player', reference);
+    const result = {
+      loadMs, width, height, meshes: model.rig.meshes.length, groups: model.motionGroups, other, motion, events,
+      hairMin: Math.min(...hair), hairMax: Math.max(...hair), hairAt29: hair[29], angleX: model.getParameter('PARAM_ANGLE_X'),
+      stats: compare(pixi, reference),
+    };
+    model.destroy();
+    return result;
+  },
+
   // speak(): a WAV decoded into an AudioBuffer, played and listened to; the mouth (the rig's
   // LipSync parameter) over updates paced by the clock, and after the end.
   async speak(wavUrl, modelUrl) {

@@ -4,6 +4,7 @@
 // framework's initial values. docs/IMPORT.md ("Cubism 2
 // models") is the mapping table; everything not carried over is a report line.
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -20,8 +21,10 @@ namespace {
 namespace fs = std::filesystem;
 
 // The framework's fade when a motion or expression gives none, or one not above 0: 1000 ms.
-float fade_seconds(const Node& entry, const char* key) {
-  const float ms = entry.number_or(key, 1000);
+// An expression's is a whole number of milliseconds (the framework parseInt()s it).
+float fade_seconds(const Node& entry, const char* key, bool whole_ms = false) {
+  float ms = entry.number_or(key, 1000);
+  if (whole_ms) ms = std::trunc(ms);
   return ms > 0 ? ms / 1000.0f : 1.0f;
 }
 
@@ -91,8 +94,8 @@ void read_motions(Sources& sources, const Node& root, ImportResult& result) {
 void read_exp2(const Node& root, const std::string& name, Rig& rig, ImportReport& report) {
   Expression e;
   e.id = e.name = name;
-  e.fade_in = fade_seconds(root, "fade_in");
-  e.fade_out = fade_seconds(root, "fade_out");
+  e.fade_in = fade_seconds(root, "fade_in", true);
+  e.fade_out = fade_seconds(root, "fade_out", true);
   e.cubism_playback = true;
   for (const Node& p : root.elements_of("params")) {
     const Node id = p.at("id");
