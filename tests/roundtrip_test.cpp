@@ -398,6 +398,7 @@ TEST(PlaybackFlags, CextExprAndPoseAreVersion2OnlyWithAFlagAndReadBack) {
   flagged.clip_extensions[0].unrestricted_beziers = true;
   flagged.expressions[0].cubism_playback = true;
   flagged.pose->cubism_playback = true;
+  flagged.pose->cubism2 = true;
   const auto after = p2l::write(flagged).bytes;
   for (const char* tag : {"CEXT", "EXPR", "POSE"}) EXPECT_EQ(version_of(after, tag), 2) << tag;
   auto back = p2l::load(after);

@@ -515,6 +515,11 @@ struct Pose {
   // "Poses"): its first update resets it, the values clips write persist, and a group where
   // none is above 0.001 falls back as Cubism's does. It makes the writer use version 2.
   bool cubism_playback = false;
+  // POSE version 2 flags bit1: with Cubism playback, the Cubism 2 framework's L2DPose rules
+  // instead (docs/RUNTIME.md "Poses"): every entry's value starts at 1 (the pose is updated
+  // as the model loads, not reset on the first update), an entry shows when its value is not
+  // 0, and a group where none does shows its own first entry.
+  bool cubism2 = false;
   bool operator==(const Pose&) const = default;
 };
 

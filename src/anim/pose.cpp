@@ -22,6 +22,7 @@ PosePlayer::PosePlayer(const Rig& rig, bool cubism_playback) {
   if (!rig.pose) return;
   fade_ = rig.pose->fade_in;
   cubism_ = cubism_playback && rig.pose->cubism_playback;
+  cubism2_ = cubism_ && rig.pose->cubism2;
   // Each list sized from its count, then filled in place (src/base/sized.hpp says why).
   std::size_t entry_count = 0, link_count = 0;
   for (const PoseGroup& g : rig.pose->groups)
@@ -46,10 +47,12 @@ PosePlayer::PosePlayer(const Rig& rig, bool cubism_playback) {
 }
 
 void PosePlayer::restart() {
-  started_ = false;
+  // Cubism 2's framework updates the pose as the model loads: every entry's value (its
+  // VISIBLE: parameter) made at 1, and no reset on the first update after.
+  started_ = cubism2_;
   for (Group& g : groups_) {
     g.shown = 0;
-    for (std::uint32_t k = 0; k < g.count; ++k) value_[g.first + k] = k == 0 ? 1.0f : 0.0f;
+    for (std::uint32_t k = 0; k < g.count; ++k) value_[g.first + k] = k == 0 || cubism2_ ? 1.0f : 0.0f;
   }
   reset_opacities();
 }
@@ -70,16 +73,18 @@ void PosePlayer::choose_from_values() {
     Group& g = groups_[k];
     g.shown = -1;
     g.fallback = false;
+    // Cubism 2 shows an entry whose value is not 0 (a negative one too).
     for (std::uint32_t e = 0; e < g.count; ++e)
-      if (value_[g.first + e] > kShownAbove) {
+      if (cubism2_ ? value_[g.first + e] != 0.0f : value_[g.first + e] > kShownAbove) {
         g.shown = static_cast<std::int32_t>(e);
         break;
       }
     // Cubism falls back to its entry index 0, which counts across all groups: only the
-    // first group has it (a quirk kept with these rules).
+    // first group has it (a quirk kept with these rules). Cubism 2 falls back to the group's
+    // own first entry.
     if (g.shown < 0) {
       g.fallback = true;
-      if (k == 0) g.shown = 0;
+      if (k == 0 || cubism2_) g.shown = 0;
     }
   }
 }

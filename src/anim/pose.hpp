@@ -36,7 +36,9 @@ class PosePlayer {
   // Fades by [dt] seconds (negative or NaN: 0). Cubism's rules: the first update resets the
   // values (the first entry of each group 1, the others 0); every update shows the first
   // entry whose value is above 0.001, or, when there is none, the pose's very first entry
-  // (in the first group; in any other group none, and all of it fades out).
+  // (in the first group; in any other group none, and all of it fades out). Cubism 2's rules
+  // (POSE flags bit 1): no reset on the first update (the values start at 1 for every entry),
+  // an entry shows when its value is not 0, and every group falls back to its first entry.
   void update(float dt);
   // Per part: its pose opacity (1 for parts in no group).
   std::span<const float> part_opacity() const { return opacity_; }
@@ -63,7 +65,7 @@ class PosePlayer {
   std::vector<Entry> entries_;
   std::vector<std::uint32_t> links_;
   float fade_ = 0.5f;
-  bool cubism_ = false, started_ = false;
+  bool cubism_ = false, cubism2_ = false, started_ = false;
   std::vector<float> value_;  // Cubism's rules: per entry, its pose parameter
 };
 

@@ -39,7 +39,7 @@ inline constexpr std::uint8_t kClipFlagsKnown = kClipFlagCubism | kClipFlagUnres
 // EXPR version 2: the flags byte that ends each expression (docs/FORMAT.md 12.1).
 inline constexpr std::uint8_t kExpressionFlagCubism = 1;
 // POSE version 2: the flags byte after the groups (docs/FORMAT.md 12.4).
-inline constexpr std::uint8_t kPoseFlagCubism = 1;
+inline constexpr std::uint8_t kPoseFlagCubism = 1, kPoseFlagCubism2 = 2;
 
 inline const ChunkSpec& spec(ChunkId id) { return kChunkSpecs[static_cast<std::size_t>(id)]; }
 inline std::string_view tag_of(ChunkId id) { return spec(id).tag; }

@@ -1060,10 +1060,11 @@ void RecordReader::pose(Pose& out, std::uint16_t chunk_version) {
   // Version 2 appends the pose's flags.
   const std::size_t at = r_.pos();
   const std::uint8_t flags = r_.u8("pose flags");
-  if (r_.ok() && (flags & ~kPoseFlagCubism))
+  if (r_.ok() && (flags & ~(kPoseFlagCubism | kPoseFlagCubism2)))
     r_.fail_at(at, ErrorCode::BadRecord,
-               message("pose flags {} set unknown bits (expected bit 0 Cubism playback)", flags));
+               message("pose flags {} set unknown bits (expected bit 0 Cubism playback, bit 1 Cubism 2's rules)", flags));
   out.cubism_playback = (flags & kPoseFlagCubism) != 0;
+  out.cubism2 = (flags & kPoseFlagCubism2) != 0;
 }
 
 void RecordReader::hairs(std::vector<Hair>& out) {

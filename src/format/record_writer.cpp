@@ -689,7 +689,8 @@ void RecordWriter::pose(const Pose& p) {
       refs(e.linked);
     }
   }
-  if (pose_version(p) >= 2) w_.u8(p.cubism_playback ? kPoseFlagCubism : 0);
+  if (pose_version(p) >= 2)
+    w_.u8(static_cast<std::uint8_t>((p.cubism_playback ? kPoseFlagCubism : 0) | (p.cubism2 ? kPoseFlagCubism2 : 0)));
 }
 
 void RecordWriter::hairs(const std::vector<Hair>& list) {
@@ -714,7 +715,7 @@ void RecordWriter::hairs(const std::vector<Hair>& list) {
   }
 }
 
-std::uint16_t pose_version(const Pose& p) { return p.cubism_playback ? 2 : 1; }
+std::uint16_t pose_version(const Pose& p) { return p.cubism_playback || p.cubism2 ? 2 : 1; }
 
 std::uint16_t clip_extension_version(const std::vector<ClipExtension>& list) {
   // Version 1 stays the layout (and bytes) of files without playback flags.

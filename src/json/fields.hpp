@@ -610,6 +610,7 @@ void fields(V& v, S& s) {
   v("fade_in", s.fade_in);
   v("groups", s.groups);
   flag(v, s, "cubism_playback", s.cubism_playback);
+  flag(v, s, "cubism2", s.cubism2);
 }
 
 template <class V, Is<ClipEvent> S>

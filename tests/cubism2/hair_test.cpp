@@ -120,14 +120,21 @@ TEST(Cubism2Hair, BadSetupsAreLeftOutWithAReason) {
   p2l::ImportReport report;
   p2l::cubism::read_physics2(p2l::cubism::Node(doc), rig, report);
   ASSERT_EQ(rig.hairs.size(), 1u);
-  ASSERT_EQ(rig.hairs[0].inputs.size(), 1u);  // the unknown ptype, read as x
-  EXPECT_EQ(rig.hairs[0].inputs[0].source, p2l::HairSource::X);
+  // The parameter the model lacks is made, as the runtime makes it on lookup (an input on it
+  // pulls toward 0; an output on it is another hair's input); the unknown ptype is read as x.
+  ASSERT_EQ(rig.hairs[0].inputs.size(), 2u);
+  ASSERT_EQ(rig.parameters.size(), 2u);
+  EXPECT_EQ(rig.parameters[1].id, "PARAM_NONE");
+  EXPECT_EQ(rig.parameters[1].min, -1e6f);
+  EXPECT_EQ(rig.parameters[1].max, 1e6f);
+  EXPECT_EQ(rig.hairs[0].inputs[0].parameter, 1u);
+  EXPECT_EQ(rig.hairs[0].inputs[1].source, p2l::HairSource::X);
   ASSERT_EQ(rig.hairs[0].outputs.size(), 1u);
   EXPECT_EQ(rig.hairs[0].outputs[0].value, p2l::HairValue::Angle);
   std::string all;
   for (const std::string& line : report.dropped) all += line + "\n";
   for (const char* expected : {"physics_hair[0].setup: a length and a mass above 0", "physics_hair[1].setup.mass: missing",
-                               "no parameter \"PARAM_NONE\"", "unknown ptype \"spin\", read as x",
+                               "no parameter \"PARAM_NONE\" in the model: made", "unknown ptype \"spin\", read as x",
                                "src[2].scale: missing", "unknown ptype \"angle_w\", read as angle"})
     EXPECT_NE(all.find(expected), std::string::npos) << expected << " not in:\n" << all;
 }

@@ -84,16 +84,22 @@ function playRuntime(model, mtnBytes, fadeIn, fadeOut, frames, ids, physics, sid
   const queue = new globalThis.MotionQueueManager();
   const m = model.model;
   for (const p of model.parameters()) m.setParamFloat(p.id, p.value);
-  m.saveParam();
   // The clock p2lrt's animator keeps at 60 Hz: a double sum of 1/60 s.
   const t0 = 1024, step = 1 / RATE;
+  // The sample updates the pose once as it loads the model (its VISIBLE: parameters made at 1),
+  // then saves the values: one step before the first update, as the physics is made.
+  const pose = side.pose ? globalThis.L2DPose.load(side.pose) : null;
+  if (pose) {
+    globalThis.UtSystem.setUserTimeMSec(t0 - step * 1000);
+    pose.updateParam(m);
+  }
+  m.saveParam();
   let clock = 0;
   globalThis.UtSystem.setUserTimeMSec(t0);
   queue.startMotion(motion, false);
   // Made one update's step before the first update, as p2lrt's animator is (its clock has
   // one step on it at its first update).
   const hairs = hairsOf(physics), madeAt = t0 - step * 1000;
-  const pose = side.pose ? globalThis.L2DPose.load(side.pose) : null;
   let expressions = null;
   if (side.expression) {
     expressions = new globalThis.L2DMotionManager();
@@ -206,27 +212,55 @@ for (const file of args) {
       // A tie's difference carries into the next updates while the motion fades (the runtime
       // blends from the value it saved): those updates go with the tie, until the two agree
       // again (within 1e-5 of the range).
+      // A hair reading a tied parameter swings from one side of the step or the other: its
+      // outputs (and the hairs reading them) carry the tie too.
+      const column = new Map(ids.map((id, i) => [id, i]));
+      const dependents = (i) => {
+        const out = new Set(), todo = [ids[i]];
+        while (todo.length) {
+          const id = todo.pop();
+          for (const h of physics?.physics_hair ?? [])
+            if ((h.src ?? []).some((s) => s.id === id))
+              for (const t of h.targets ?? []) if (column.has(t.id) && !out.has(column.get(t.id))) { out.add(column.get(t.id)); todo.push(t.id); }
+        }
+        return out;
+      };
       const tied = new Set();
       ours.frames.forEach((values, k) => {
+        const e = values.map((v, i) => Math.abs(v - theirs[k][i]) / (ours.params[i].max - ours.params[i].min || 1));
         values.forEach((v, i) => {
           const p = ours.params[i];
-          const range = p.max - p.min || 1;
-          const e = Math.abs(v - theirs[k][i]) / range;
-          if (tied.has(i) && e > 1e-5) return;  // still carrying a tie's difference
-          tied.delete(i);
-          if (e > 1e-3 && tie(run.times[k], run.fps, run.curves.get(p.id), range)) {
+          if (e[i] > 1e-3 && tie(run.times[k], run.fps, run.curves.get(p.id), p.max - p.min || 1)) {
             row.ties++;
             tied.add(i);
-            return;
+            for (const d of dependents(i)) tied.add(d);
           }
-          if (e > row.worst) { row.worst = e; row.at = `frame ${k + 1}, ${p.id} (p2lrt ${v}, runtime ${theirs[k][i]})`; }
+        });
+        values.forEach((v, i) => {
+          const p = ours.params[i];
+          if (tied.has(i) && e[i] > 1e-5) return;  // still carrying a tie's difference
+          tied.delete(i);
+          if (e[i] > row.worst) { row.worst = e[i]; row.at = `frame ${k + 1}, ${p.id} (p2lrt ${v}, runtime ${theirs[k][i]})`; }
         });
       });
-      // The pose's part opacities (0..1), after every update.
+      // The pose's part opacities (0..1), after every update. A VISIBLE: switch that falls on an
+      // update's exact time is a tie as above (the runtime's milliseconds or p2lrt's seconds put it
+      // on this update or the next), and its fade (0.5 s) carries the one update's difference:
+      // such updates are counted with the ties.
       const partColumn = compareParts.map((id) => ours.parts.indexOf(id));
+      const tiedUpdates = new Set();
+      for (const [id, curve] of run.curves) {
+        if (!id.startsWith('VISIBLE:')) continue;
+        run.times.forEach((time, k) => {
+          const f = time * run.fps, j = Math.round(f);
+          if (Math.abs(f - j) > 1e-6 || j < 1 || j >= curve.length || curve[j] === curve[j - 1]) return;
+          for (let u = k; u <= k + Math.ceil(0.5 * RATE) + 1; u++) tiedUpdates.add(u);
+        });
+      }
       ours.opacities.forEach((values, k) => {
         partColumn.forEach((c, i) => {
           const e = Math.abs(values[c] - run.parts[k][i]);
+          if (e > 1e-3 && tiedUpdates.has(k)) { row.ties++; return; }
           if (e > row.worst) { row.worst = e; row.at = `frame ${k + 1}, part ${compareParts[i]} (p2lrt ${values[c]}, runtime ${run.parts[k][i]})`; }
         });
       });

@@ -125,6 +125,7 @@ void read_pose2(const Node& root, Rig& rig, ImportReport& report) {
   Pose pose;
   pose.fade_in = 0.5f;
   pose.cubism_playback = true;
+  pose.cubism2 = true;
   if (const auto fade = root.find("fade_in"))
     report.dropped.push_back(fade->note("the framework fades poses in 0.5 s whatever this says: not carried over"));
   for (const Node& group : root.elements_of("parts_visible")) {

@@ -1,7 +1,8 @@
 // A Cubism 2 physics.json: its physics_hair entries as HAIR pendulums, read as the Cubism 2
 // framework's L2DPhysics reads them. Where the framework would hand the runtime a NaN (a
-// number missing) or a parameter the model does not have, the piece is left out with a
-// report line; docs/IMPORT.md ("Cubism 2 models") lists each case.
+// number missing) the piece is left out with a report line; a parameter the model does not
+// have is made, as the runtime makes it on lookup. docs/IMPORT.md ("Cubism 2 models") lists
+// each case.
 #include <optional>
 
 #include "import/cubism/side_files.hpp"
@@ -23,20 +24,28 @@ std::optional<float> number_at(const Node& object, const char* key, const std::s
   return f;
 }
 
+// The parameter [id] names. The runtime makes a parameter the model lacks when something looks
+// it up (value 0, range +-1e6): a hair's output on it is then another hair's input (gathered
+// models pass a swing from hair to hair this way), and an input on it pulls toward 0. So the
+// import makes it too; nothing draws with it.
+std::uint32_t parameter_of(const Node& link, const std::string& id, Rig& rig, ImportReport& report) {
+  const std::int32_t p = rig.find_parameter(id);
+  if (p >= 0) return static_cast<std::uint32_t>(p);
+  rig.parameters.push_back(Parameter{id, id, -1e6f, 1e6f, 0.0f, false, false});
+  report.dropped.push_back(link.note("no parameter " + quote_id(id) + " in the model: made (0, range +-1e6), as the runtime "
+                                     "makes it; nothing draws with it"));
+  return static_cast<std::uint32_t>(rig.parameters.size() - 1);
+}
+
 // An input's or output's parameter, scale and weight; false (with a report line) when one of
 // them cannot be carried over.
-bool read_link(const Node& link, const Rig& rig, std::uint32_t& parameter, float& scale, float& weight,
-               ImportReport& report) {
+bool read_link(const Node& link, Rig& rig, std::uint32_t& parameter, float& scale, float& weight, ImportReport& report) {
   const std::string id = link.at("id").string();
-  const std::int32_t p = rig.find_parameter(id);
-  if (p < 0) {
-    report.dropped.push_back(link.note("no parameter " + quote_id(id) + ": left out"));
-    return false;
-  }
   const auto s = number_at(link, "scale", "left out", report);
   const auto w = number_at(link, "weight", "left out", report);
   if (!s || !w) return false;
-  parameter = static_cast<std::uint32_t>(p);
+  const std::uint32_t p = parameter_of(link, id, rig, report);
+  parameter = p;
   scale = *s;
   weight = *w;
   report_unused(link, {"id", "ptype", "scale", "weight"}, report);
