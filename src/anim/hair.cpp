@@ -104,7 +104,8 @@ void HairPhysics::swing(const Hair& hair, State& s, double seconds) {
   const double mass = hair.mass, resistance = hair.resistance;
   Point& a = s.anchor;
   Point& b = s.bob;
-  // The anchor's velocity and acceleration from its last two steps; its inertia, per mass.
+  // The anchor's velocity and acceleration from its last two steps; its inertia (acceleration
+  // times mass).
   a.vx = (a.x - a.last_x) * per_second;
   a.vy = (a.y - a.last_y) * per_second;
   const double inertia_x = (a.vx - a.last_vx) * per_second * mass;
