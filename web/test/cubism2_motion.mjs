@@ -161,7 +161,8 @@ for (const file of args) {
   for (const [group, list] of Object.entries(settings.motions ?? {})) {
     for (const entry of list) {
       const mtnPath = path.join(dir, entry.file);
-      if (seen.has(path.normalize(mtnPath)) || !fs.existsSync(mtnPath)) continue;
+      // A listed file that is not there (or an empty name, which names the folder) plays nothing.
+      if (seen.has(path.normalize(mtnPath)) || !fs.existsSync(mtnPath) || !fs.statSync(mtnPath).isFile()) continue;
       seen.add(path.normalize(mtnPath));
       runs.push({ group, entry, mtnPath });
     }
