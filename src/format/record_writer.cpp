@@ -698,20 +698,20 @@ void RecordWriter::hairs(const std::vector<Hair>& list) {
   for (const Hair& h : list) {
     name(h.name);
     for (float v : {h.length, h.resistance, h.mass}) w_.f32(v);
-    w_.u32(static_cast<std::uint32_t>(h.inputs.size()));
-    for (const HairInput& in : h.inputs) {
-      w_.u32(in.parameter);
-      w_.u8(static_cast<std::uint8_t>(in.source));
-      w_.f32(in.scale);
-      w_.f32(in.weight);
-    }
-    w_.u32(static_cast<std::uint32_t>(h.outputs.size()));
-    for (const HairOutput& o : h.outputs) {
-      w_.u32(o.parameter);
-      w_.u8(static_cast<std::uint8_t>(o.value));
-      w_.f32(o.scale);
-      w_.f32(o.weight);
-    }
+    hair_links(h.inputs, &HairInput::source);
+    hair_links(h.outputs, &HairOutput::value);
+  }
+}
+
+// A hair's inputs or outputs: parameter, kind byte, scale, weight (RecordReader::hair_links).
+template <class Link, class Kind>
+void RecordWriter::hair_links(const std::vector<Link>& list, Kind Link::*kind) {
+  w_.u32(static_cast<std::uint32_t>(list.size()));
+  for (const Link& link : list) {
+    w_.u32(link.parameter);
+    w_.u8(static_cast<std::uint8_t>(link.*kind));
+    w_.f32(link.scale);
+    w_.f32(link.weight);
   }
 }
 

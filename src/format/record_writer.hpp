@@ -67,6 +67,8 @@ class RecordWriter {
   void user_data(const std::vector<UserData>& list);
   void pose(const Pose& p);  // at pose_version(p)
   void hairs(const std::vector<Hair>& list);
+  template <class Link, class Kind>
+  void hair_links(const std::vector<Link>& list, Kind Link::*kind);
   void clip_extensions(const std::vector<ClipExtension>& list);  // at clip_extension_version(list)
 
  private:
